@@ -1,0 +1,75 @@
+// The extraction engine's seams. The service (src/service) only talks to src/engine/index.ts; readers
+// turn files into positioned words, interpreters turn words into field values and labels. Engines are
+// swappable behind ExtractionEngine (built-in rules engine, optional LLM engine).
+import type { ClassDefinition, FieldDefinition } from '../api/types.js';
+
+export type FileKind = 'pdf' | 'jpeg' | 'png' | 'tiff';
+
+/** A word with its box in page units (PDF points for PDFs, pixels scaled to 72 dpi for images); origin top-left. */
+export interface Word {
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** OCR confidence 0..100; absent for text-layer words. */
+  conf?: number;
+}
+
+export interface PageText {
+  /** 1-based page number in the original document. */
+  page: number;
+  width: number;
+  height: number;
+  words: Word[];
+  /** Where the words came from. */
+  source: 'text' | 'ocr';
+}
+
+export interface ReadOptions {
+  /** true: OCR every page even when it has a text layer. false: text layer, OCR only pages without one. */
+  useOcr: boolean;
+  /** 1-based pages to read (after page_ranges); undefined = all. Ignored for single images. */
+  pages?: number[];
+}
+
+export interface ExtractInput {
+  pages: PageText[];
+  fields: FieldDefinition[];
+  /** strftime-style pattern from parser_config.date_format; null = ISO yyyy-mm-dd. */
+  dateFormat: string | null;
+  detectTables: boolean;
+  detectLayout: boolean;
+  queryModel?: string;
+}
+
+export interface ExtractOutput {
+  /** One key per field name; null when not found; tables are arrays of { subField: value }. */
+  data: Record<string, unknown>;
+  /** Names of required fields that were not found. */
+  missingRequired: string[];
+}
+
+export interface ClassifyInput {
+  pages: PageText[];
+  classes: Pick<ClassDefinition, 'label' | 'description'>[];
+  queryModel?: string;
+}
+
+export interface ClassifyOutput {
+  label: string;
+  /** One score per label in 0..1, summing to 1. */
+  scores: Record<string, number>;
+}
+
+export interface ExtractionEngine {
+  readonly name: string;
+  readonly version: string;
+  extract(input: ExtractInput): Promise<ExtractOutput>;
+  classify(input: ClassifyInput): Promise<ClassifyOutput>;
+}
+
+/** Thrown by readers and engines for a job-level failure: the job ends 'failed' with this message. */
+export class DocumentError extends Error {
+  override readonly name = 'DocumentError';
+}
