@@ -1,7 +1,7 @@
 // The extraction engine's seams. The service (src/service) only talks to src/engine/index.ts; readers
 // turn files into positioned words, interpreters turn words into field values and labels. Engines are
 // swappable behind ExtractionEngine (built-in rules engine, optional LLM engine).
-import type { ClassDefinition, FieldDefinition } from '../api/types.js';
+import type { Chunk, ClassDefinition, FieldDefinition } from '../api/types.js';
 
 export type FileKind = 'pdf' | 'jpeg' | 'png' | 'tiff';
 
@@ -72,4 +72,65 @@ export interface ExtractionEngine {
 /** Thrown by readers and engines for a job-level failure: the job ends 'failed' with this message. */
 export class DocumentError extends Error {
   override readonly name = 'DocumentError';
+}
+
+/** Run options of one extraction, already merged from the run_parser query and the Workflow's parser_config. */
+export interface EngineRunOptions {
+  useOcr: boolean;
+  /** page_ranges as sent (e.g. '1-3,5'); ignored for single-image files. */
+  pageRanges?: string;
+  detectLayout: boolean;
+  detectTables: boolean;
+  queryModel?: string;
+  chunkByPages?: number;
+  rollingWindow?: number;
+  startRegex?: string;
+  endRegex?: string;
+  splitRegex?: string;
+  useAllMatches?: boolean;
+}
+
+export interface EngineExtractRequest {
+  filePath: string;
+  kind: FileKind;
+  fields: FieldDefinition[];
+  dateFormat: string | null;
+  options: EngineRunOptions;
+}
+
+export interface EngineExtractResult {
+  data: Record<string, unknown>;
+  missingRequired: string[];
+  /** Pages in the document. */
+  numPages: number;
+  /** 1-based pages that were read (after page_ranges). */
+  pagesRead: number[];
+  /** Present when a segmentation option was used: one entry per segment (shape: Chunk in src/api/types.ts). */
+  chunks?: Chunk[];
+  engine: { name: string; version: string };
+}
+
+export interface EngineClassifyRequest {
+  filePath: string;
+  kind: FileKind;
+  classes: Pick<ClassDefinition, 'label' | 'description'>[];
+  pageRange?: string;
+  useOcr: boolean;
+  queryModel?: string;
+}
+
+export interface EngineClassifyResult {
+  label: string;
+  scores: Record<string, number>;
+  /** Pages in the document, or in page_range if given. */
+  numPages: number;
+  engine: { name: string; version: string };
+}
+
+/** What the service calls (src/engine/index.ts: createDocumentEngine). Reads files, runs the engine. */
+export interface DocumentEngine {
+  extract(req: EngineExtractRequest): Promise<EngineExtractResult>;
+  classify(req: EngineClassifyRequest): Promise<EngineClassifyResult>;
+  /** Ends worker pools (pdf.js, OCR); the service calls it on shutdown. */
+  close(): Promise<void>;
 }

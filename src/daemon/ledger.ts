@@ -1,0 +1,116 @@
+// The daemon's ledger: the single source of truth for every input file's progress. The pipeline commits
+// each state change here BEFORE the next side effect (upload, submit, output write, file move), so after
+// `kill -9` a restart resumes every input from its last committed step and repeats at most the step that
+// was in flight. Adapters: SQLite (src/daemon/ledger-sqlite.ts); PostgreSQL later. Both must pass
+// test/daemon/ledger-conformance.ts.
+
+/**
+ * Life of an input, in order. A restart resumes each non-final input from its state:
+ * - `queued`     stable file seen, sha256 taken; next: upload (or skip as duplicate).
+ * - `uploaded`   document_id recorded; next: submit the run (run_parser or POST /v1/extract).
+ * - `submitted`  request_id recorded; next: poll until final.
+ * - `extracted`  job completed, result stored in `result`; next: write outputs.
+ * - `written`    outputs written (idempotently, keyed by request_id); next: move/delete/keep the input.
+ * Final: `done` (input disposed of), `failed` (input moved to failed_dir with .error.json),
+ * `duplicate` (skipped duplicate moved aside with a note). `timed_out` is not final: polled again later
+ * on a slow schedule, and `retry` puts it (or a failed one) back in the flow.
+ */
+export type InputState =
+  | 'queued'
+  | 'uploaded'
+  | 'submitted'
+  | 'extracted'
+  | 'written'
+  | 'done'
+  | 'failed'
+  | 'duplicate'
+  | 'timed_out';
+
+export const FINAL_STATES: readonly InputState[] = ['done', 'failed', 'duplicate'];
+
+export interface InputRecord {
+  id: number;
+  rule: string;
+  /** Absolute path where the file was found (it stays there until disposal). */
+  path: string;
+  size: number;
+  mtimeMs: number;
+  sha256: string;
+  state: InputState;
+  documentId: string | null;
+  requestId: string | null;
+  /** Completed job's normalised result, stored so outputs can be (re)written without the service. */
+  result: InputResult | null;
+  attempts: number;
+  /** Earliest time (ms since epoch) the next step may run: backoff and slow re-checks. */
+  nextAttemptAt: number;
+  lastError: string | null;
+  /** Where the input ended: processed/failed/duplicate path, or null. */
+  finalPath: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface InputResult {
+  data: Record<string, unknown>;
+  fileName: string;
+  numPages: number | null;
+  templateId: string | null;
+  classification: string | null;
+  confidence: number | null;
+  /** Paths of output files written for this input. */
+  outputs?: string[];
+}
+
+export interface LedgerEvent {
+  id: number;
+  inputId: number;
+  at: number;
+  /** e.g. 'queued', 'uploaded', 'submitted', 'poll', 'extracted', 'written', 'done', 'failed', 'retry', 'error' */
+  kind: string;
+  detail: Record<string, unknown> | null;
+}
+
+/** Fields a transition may set besides the state; each transition is one atomic commit with its event. */
+export interface TransitionPatch {
+  documentId?: string | null;
+  requestId?: string | null;
+  result?: InputResult | null;
+  attempts?: number;
+  nextAttemptAt?: number;
+  lastError?: string | null;
+  finalPath?: string | null;
+  /** Extra detail stored on the event row. */
+  event?: Record<string, unknown>;
+}
+
+export interface NewInput {
+  rule: string;
+  path: string;
+  size: number;
+  mtimeMs: number;
+  sha256: string;
+}
+
+export interface Ledger {
+  /**
+   * Records a newly seen stable file as `queued`, unless a non-final input already has this rule+path
+   * (then returns that one, `created: false`). One commit.
+   */
+  addInput(input: NewInput): Promise<{ record: InputRecord; created: boolean }>;
+  /** Moves an input to `state` with the patch, committing row and event together. Throws if `from` does not match. */
+  transition(id: number, from: InputState, to: InputState, patch?: TransitionPatch): Promise<InputRecord>;
+  /** Records an error/attempt without changing state (e.g. a retried 5xx), with backoff time. */
+  recordAttempt(id: number, patch: Pick<TransitionPatch, 'attempts' | 'nextAttemptAt' | 'lastError' | 'event'>): Promise<InputRecord>;
+  get(id: number): Promise<InputRecord | null>;
+  /** Another input of the same rule with the same sha256 that is not failed, oldest first (duplicate check). */
+  findBySha(rule: string, sha256: string, excludeId: number): Promise<InputRecord | null>;
+  /** Non-final inputs due now (nextAttemptAt <= now), oldest first; the pipeline's work list after a restart. */
+  listDue(now: number, limit: number): Promise<InputRecord[]>;
+  /** Non-final input at this rule+path, if any (so a file being worked on is not queued twice). */
+  findActiveByPath(rule: string, path: string): Promise<InputRecord | null>;
+  list(filter: { state?: InputState; rule?: string; limit?: number; offset?: number }): Promise<InputRecord[]>;
+  countByState(): Promise<Record<InputState, number>>;
+  events(inputId: number): Promise<LedgerEvent[]>;
+  close(): Promise<void>;
+}
