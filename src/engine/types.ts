@@ -107,6 +107,8 @@ export interface EngineExtractResult {
   pagesRead: number[];
   /** Present when a segmentation option was used: one entry per segment (shape: Chunk in src/api/types.ts). */
   chunks?: Chunk[];
+  /** Plain text of the pages read, in reading order; the service stores it for search_term. */
+  text?: string;
   engine: { name: string; version: string };
 }
 
