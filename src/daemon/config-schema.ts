@@ -1,0 +1,126 @@
+// The daemon's configuration schema. Every default is written here and only here (units in the key names);
+// config/docdrop.example.yaml and the README document the same values. Objects are strict so a misspelt
+// key is reported instead of silently ignored.
+import { z } from 'zod';
+
+const positiveInt = () => z.number().int().positive();
+const nonEmpty = () => z.string().min(1, 'must not be empty');
+
+/** Folders may carry these placeholders; anything else in braces is a mistake worth reporting. */
+export const OUTPUT_PLACEHOLDERS = ['rule', 'label', 'date', 'workflow'] as const;
+export const INPUT_PLACEHOLDERS = ['rule', 'date'] as const;
+
+/** run_parser query options (interface.md, "run_parser query parameters"); omitted ones fall back to the Workflow. */
+export const runOptionsSchema = z.strictObject({
+  use_ocr: z.boolean().optional(),
+  query_model: nonEmpty().optional(),
+  page_ranges: z
+    .string()
+    .regex(/^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/, 'expected page ranges like "1-3,5,7-9"')
+    .optional(),
+  detect_layout: z.boolean().optional(),
+  detect_tables: z.boolean().optional(),
+  chunk_by_pages: positiveInt().optional(),
+  rolling_window: positiveInt().optional(),
+  start_regex: nonEmpty().optional(),
+  end_regex: nonEmpty().optional(),
+  split_regex: nonEmpty().optional(),
+  use_all_matches: z.boolean().optional(),
+});
+
+/** Options the service accepts only together with use_ocr=true (interface.md, run_parser `use_ocr` rule). */
+export const OCR_ONLY_OPTIONS = [
+  'detect_layout',
+  'detect_tables',
+  'start_regex',
+  'end_regex',
+  'split_regex',
+  'use_all_matches',
+] as const;
+export const OCR_ONLY_MODELS = ['model-3.5-turbo'] as const;
+
+const outputSchema = z.strictObject({
+  dir: nonEmpty().default('./var/outbox/{rule}'),
+  format: z.enum(['csv', 'xlsx', 'json']).default('xlsx'),
+  layout: z.enum(['flat', 'line_items']).default('line_items'),
+  /** Table field whose rows become output rows in the line_items layout. */
+  merge_field: nonEmpty().nullable().default('line_items'),
+  include_filename: z.boolean().default(true),
+  include_request_id: z.boolean().default(true),
+  group: z.enum(['per_document', 'daily']).default('per_document'),
+});
+
+const afterSchema = z.strictObject({
+  success: z.enum(['move', 'delete', 'keep']).default('move'),
+  processed_dir: nonEmpty().default('./var/processed/{rule}/{date}'),
+  failed_dir: nonEmpty().default('./var/failed/{rule}'),
+  /** Where a skipped duplicate goes, with a note naming the file it repeats. */
+  duplicates_dir: nonEmpty().default('./var/duplicates/{rule}'),
+});
+
+export const ruleSchema = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'expected 1-64 letters, digits, "_", "." or "-" (it names folders)'),
+  watch: nonEmpty(),
+  recursive: z.boolean().default(true),
+  include: z.array(nonEmpty()).min(1).default(['**/*']),
+  exclude: z.array(nonEmpty()).default(['**/.*', '**/*.tmp', '**/*.part', '**/~$*']),
+  stable_ms: z.number().int().min(0).default(2000),
+  watch_mode: z.enum(['native', 'poll']).default('native'),
+  /** Interval of chokidar's stat polling in watch_mode poll (and after an inotify ENOSPC fallback). */
+  poll_interval_ms: positiveInt().default(1000),
+  /** Workflow title or template_id. Exactly one of workflow and classifier. */
+  workflow: nonEmpty().optional(),
+  /** Classifier name or classifier_id (classify + extract). */
+  classifier: nonEmpty().optional(),
+  options: runOptionsSchema.prefault({}),
+  duplicates: z.enum(['skip', 'process']).default('skip'),
+  output: outputSchema.prefault({}),
+  after: afterSchema.prefault({}),
+});
+
+const serviceSchema = z.strictObject({
+  /** "embedded" starts `docdrop serve` in-process on loopback; otherwise an http(s) URL. */
+  base_url: z
+    .string()
+    .refine((v) => v === 'embedded' || /^https?:\/\/[^\s/]+/.test(v), 'expected "embedded" or an http(s):// URL')
+    .default('embedded'),
+  api_key: z.string().optional(),
+  api_key_file: nonEmpty().optional(),
+  /** One limit shared by every API call of the daemon. */
+  requests_per_second: z.number().positive().default(10),
+  upload_concurrency: positiveInt().default(4),
+  poll_concurrency: positiveInt().default(16),
+  polling: z
+    .strictObject({
+      initial_s: z.number().positive().default(1),
+      max_s: z.number().positive().default(15),
+      give_up_after_s: z.number().positive().default(600),
+    })
+    .prefault({}),
+  submit: z.enum(['run_parser', 'extract']).default('run_parser'),
+  /** Settings of the in-process service, used only with base_url: embedded. */
+  embedded: z
+    .strictObject({
+      data_dir: nonEmpty().default('./var/service'),
+      /** Loopback port; 0 picks a free one. */
+      port: z.number().int().min(0).max(65535).default(0),
+    })
+    .prefault({}),
+});
+
+export const configSchema = z.strictObject({
+  /** Folder relative paths are resolved against; itself relative to the config file's folder. Default: that folder. */
+  base_dir: nonEmpty().optional(),
+  log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** A full rescan of every watched folder this often catches events a watcher missed. */
+  rescan_interval_s: z.number().positive().default(60),
+  service: serviceSchema.prefault({}),
+  state: z.strictObject({ path: nonEmpty().default('./var/state.db') }).prefault({}),
+  rules: z.array(ruleSchema).min(1, 'expected at least one rule'),
+});
+
+export type RawConfig = z.output<typeof configSchema>;
+export type RawRule = z.output<typeof ruleSchema>;
+export type RunOptions = z.output<typeof runOptionsSchema>;

@@ -1,0 +1,308 @@
+// Reads the daemon's YAML config once at start: ${ENV} interpolation, zod validation, the cross-field rules
+// the service and the file flow depend on, then paths made absolute and the whole object frozen. Every
+// problem found is reported at once, each as `key.path: what was expected, what was received`.
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, resolve, sep } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { z } from 'zod';
+import { interpolateTree, MissingEnvError } from './config-env.js';
+import {
+  configSchema,
+  INPUT_PLACEHOLDERS,
+  OCR_ONLY_MODELS,
+  OCR_ONLY_OPTIONS,
+  OUTPUT_PLACEHOLDERS,
+  type RawConfig,
+  type RawRule,
+  type RunOptions,
+} from './config-schema.js';
+
+export type { RunOptions };
+
+type DeepReadonly<T> = T extends (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/** A rule with absolute paths (folder templates keep their {placeholders}). */
+export type RuleConfig = DeepReadonly<
+  RawRule & {
+    /**
+     * Fixed roots of this rule's output/processed/failed/duplicates folders (the part before the first
+     * placeholder other than {rule}); intake never reports a file under one of them.
+     */
+    managed_dirs: string[];
+  }
+>;
+
+export type DaemonConfig = DeepReadonly<
+  Omit<RawConfig, 'base_dir' | 'service' | 'rules'> & {
+    /** Absolute folder every relative path was resolved against. */
+    base_dir: string;
+    service: Omit<RawConfig['service'], 'api_key' | 'api_key_file'> & {
+      /** The secret. Never log it: log describeConfig(config) instead. */
+      api_key: string;
+      /** Where the key came from; `generated` only for base_url: embedded without a configured key. */
+      api_key_source: 'config' | 'file' | 'generated';
+    };
+    rules: RuleConfig[];
+    /** Absolute paths intake must never report (managed folders of every rule, the state database, service data). */
+    ignore_paths: string[];
+  }
+>;
+
+export class ConfigError extends Error {
+  readonly code = 'CONFIG_INVALID';
+  constructor(
+    readonly source: string,
+    readonly problems: string[],
+  ) {
+    super(`invalid configuration in ${source}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+export async function loadConfig(path: string, env: NodeJS.ProcessEnv = process.env): Promise<DaemonConfig> {
+  const file = resolve(path);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(file, [`cannot read the config file: ${(err as Error).message}`]);
+  }
+  return parseConfig(text, { baseDir: dirname(file), env, source: file });
+}
+
+/**
+ * Parses config text. `baseDir` is the folder of the config file: relative paths (and `base_dir`) are
+ * resolved against it.
+ */
+export function parseConfig(
+  yamlText: string,
+  opts: { baseDir: string; env?: NodeJS.ProcessEnv; source?: string },
+): DaemonConfig {
+  const source = opts.source ?? 'config';
+  let tree: unknown;
+  try {
+    tree = parseYaml(yamlText);
+  } catch (err) {
+    throw new ConfigError(source, [`not valid YAML: ${(err as Error).message}`]);
+  }
+  try {
+    tree = interpolateTree(tree ?? {}, opts.env ?? process.env);
+  } catch (err) {
+    if (err instanceof MissingEnvError) throw new ConfigError(source, [err.message]);
+    throw err;
+  }
+  const parsed = configSchema.safeParse(tree, { reportInput: true });
+  if (!parsed.success) throw new ConfigError(source, parsed.error.issues.map(formatIssue));
+
+  const problems: string[] = [];
+  const raw = parsed.data;
+  const baseDir = raw.base_dir ? absolutePath(raw.base_dir, opts.baseDir) : resolve(opts.baseDir);
+  const rules = raw.rules.map((r, i) => resolveRule(r, i, baseDir, problems));
+  checkRuleNames(raw.rules, problems);
+  checkManagedOutsideWatch(rules, problems);
+  const service = resolveService(raw.service, baseDir, problems);
+  if (problems.length > 0) throw new ConfigError(source, problems);
+
+  const statePath = absolutePath(raw.state.path, baseDir);
+  const config = {
+    ...raw,
+    base_dir: baseDir,
+    service: { ...service, embedded: { ...service.embedded, data_dir: absolutePath(service.embedded.data_dir, baseDir) } },
+    state: { path: statePath },
+    rules,
+    ignore_paths: [
+      ...new Set([
+        ...rules.flatMap((r) => r.managed_dirs),
+        ...['', '-wal', '-shm', '-journal'].map((s) => statePath + s),
+        absolutePath(service.embedded.data_dir, baseDir),
+      ]),
+    ],
+  };
+  return deepFreeze(config) as DaemonConfig;
+}
+
+/** The config as it may be logged or printed: the API key redacted. */
+export function describeConfig(config: DaemonConfig): Record<string, unknown> {
+  const copy = structuredClone(config) as unknown as { service: Record<string, unknown> };
+  copy.service.api_key = '[redacted]';
+  return copy as unknown as Record<string, unknown>;
+}
+
+function resolveRule(rule: RawRule, i: number, baseDir: string, problems: string[]) {
+  const at = `rules[${i}]`;
+  if ((rule.workflow === undefined) === (rule.classifier === undefined)) {
+    problems.push(
+      `${at}: expected exactly one of "workflow" (title or template_id) and "classifier" (name or id), got ` +
+        (rule.workflow === undefined ? 'neither' : 'both'),
+    );
+  }
+  checkRunOptions(rule.options, `${at}.options`, problems);
+  if (rule.output.layout === 'line_items' && !rule.output.merge_field) {
+    problems.push(`${at}.output.merge_field: layout line_items needs the table field whose rows become output rows`);
+  }
+  const folder = (key: string, value: string, allowed: readonly string[]) => {
+    checkPlaceholders(`${at}.${key}`, value, allowed, problems);
+    return absolutePath(value, baseDir);
+  };
+  const output = { ...rule.output, dir: folder('output.dir', rule.output.dir, OUTPUT_PLACEHOLDERS) };
+  const after = {
+    ...rule.after,
+    processed_dir: folder('after.processed_dir', rule.after.processed_dir, INPUT_PLACEHOLDERS),
+    failed_dir: folder('after.failed_dir', rule.after.failed_dir, INPUT_PLACEHOLDERS),
+    duplicates_dir: folder('after.duplicates_dir', rule.after.duplicates_dir, INPUT_PLACEHOLDERS),
+  };
+  const managed = [output.dir, after.failed_dir, after.duplicates_dir];
+  if (after.success === 'move') managed.push(after.processed_dir);
+  return {
+    ...rule,
+    watch: absolutePath(rule.watch, baseDir),
+    output,
+    after,
+    managed_dirs: [...new Set(managed.map((t) => staticRoot(t, rule.name)))],
+  };
+}
+
+/** The service rejects these combinations (interface.md, run_parser `use_ocr`); better to stop at start. */
+function checkRunOptions(options: RunOptions, at: string, problems: string[]): void {
+  if (options.use_ocr === true) return;
+  for (const key of OCR_ONLY_OPTIONS) {
+    if (options[key] !== undefined) {
+      problems.push(`${at}.${key}: requires use_ocr: true in the same options (the service rejects ${key} without OCR)`);
+    }
+  }
+  if (options.query_model !== undefined && (OCR_ONLY_MODELS as readonly string[]).includes(options.query_model)) {
+    problems.push(`${at}.query_model: "${options.query_model}" requires use_ocr: true in the same options`);
+  }
+}
+
+function checkPlaceholders(at: string, value: string, allowed: readonly string[], problems: string[]): void {
+  for (const m of value.matchAll(/\{([^}]*)\}/g)) {
+    if (!allowed.includes(m[1])) {
+      problems.push(`${at}: unknown placeholder {${m[1]}}; expected one of ${allowed.map((a) => `{${a}}`).join(' ')}`);
+    }
+  }
+}
+
+function checkRuleNames(rules: readonly RawRule[], problems: string[]): void {
+  const seen = new Map<string, number>();
+  rules.forEach((r, i) => {
+    const first = seen.get(r.name);
+    if (first !== undefined) problems.push(`rules[${i}].name: "${r.name}" is already the name of rules[${first}]; names must be unique`);
+    else seen.set(r.name, i);
+  });
+}
+
+/**
+ * Managed folders inside a watched tree are fine (intake skips them), but one that is a watched folder or
+ * holds one would make intake skip the whole inbox.
+ */
+function checkManagedOutsideWatch(rules: ReturnType<typeof resolveRule>[], problems: string[]): void {
+  rules.forEach((owner, i) => {
+    for (const dir of owner.managed_dirs) {
+      for (const r of rules) {
+        if (isInside(r.watch, dir)) {
+          problems.push(
+            `rules[${i}]: the managed folder ${dir} (output, processed, failed or duplicates, up to its first ` +
+              `placeholder) is or contains the watched folder ${r.watch} of rule "${r.name}"; give it a fixed ` +
+              `subfolder of its own`,
+          );
+        }
+      }
+    }
+  });
+}
+
+function resolveService(service: RawConfig['service'], baseDir: string, problems: string[]) {
+  const { api_key, api_key_file, ...rest } = service;
+  const inline = api_key !== undefined && api_key.trim() !== '' ? api_key.trim() : undefined;
+  let key: string | undefined;
+  let keySource: 'config' | 'file' | 'generated' = 'config';
+  if (inline !== undefined && api_key_file !== undefined) {
+    problems.push('service: set api_key or api_key_file, not both');
+  } else if (inline !== undefined) {
+    key = inline;
+  } else if (api_key_file !== undefined) {
+    const file = absolutePath(api_key_file, baseDir);
+    try {
+      key = readFileSync(file, 'utf8').trim();
+      keySource = 'file';
+      if (key === '') problems.push(`service.api_key_file: ${file} is empty`);
+    } catch (err) {
+      problems.push(`service.api_key_file: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  } else if (service.base_url === 'embedded') {
+    // The embedded service lives and dies with this process, so a fresh random key per start is enough.
+    key = randomBytes(24).toString('base64url');
+    keySource = 'generated';
+  } else {
+    problems.push(`service.api_key: required for base_url ${service.base_url} (write api_key: \${DOCDROP_API_KEY} or api_key_file: PATH)`);
+  }
+  return { ...rest, api_key: key ?? '', api_key_source: keySource };
+}
+
+/** The fixed part of a folder template: {rule} filled in, cut before the first segment with another placeholder. */
+export function staticRoot(template: string, ruleName: string): string {
+  const filled = template.replaceAll('{rule}', ruleName);
+  const cut = filled.indexOf('{');
+  if (cut < 0) return filled;
+  const slash = filled.lastIndexOf(sep, cut);
+  return filled.slice(0, Math.max(slash, 1));
+}
+
+function absolutePath(p: string, baseDir: string): string {
+  if (p === '~' || p.startsWith('~/')) return resolve(homedir(), p.slice(2));
+  return isAbsolute(p) ? resolve(p) : resolve(baseDir, p);
+}
+
+function isInside(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
+function formatIssue(issue: z.core.$ZodIssue): string {
+  const path = formatPath(issue.path);
+  const at = path ? `${path}: ` : '';
+  // Never echo a secret back, even a mistyped one.
+  const secret = /api_key/.test(path);
+  const got = 'input' in issue ? (secret ? 'a value of the wrong kind' : describeValue(issue.input)) : undefined;
+  switch (issue.code) {
+    case 'invalid_value':
+      return `${at}expected one of ${issue.values.map(String).join(', ')}, got ${got}`;
+    case 'invalid_type':
+      return issue.input === undefined
+        ? `${at}required (expected ${issue.expected})`
+        : `${at}expected ${issue.expected}, got ${got}`;
+    case 'unrecognized_keys':
+      return `${at}unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (check the spelling)`;
+    default:
+      return `${at}${issue.message}${got !== undefined ? `, got ${got}` : ''}`;
+  }
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)),
+    '',
+  );
+}
+
+function describeValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  return `${typeof v} ${String(v)}`;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,200 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ConfigError, describeConfig, loadConfig, parseConfig } from '../../src/daemon/config.js';
+
+const BASE = '/srv/docdrop/config';
+const minimal = (rule = 'workflow: Invoices') => `rules:\n  - name: invoices\n    watch: ./in\n    ${rule}\n`;
+
+function problems(yaml: string, env: NodeJS.ProcessEnv = {}): string[] {
+  try {
+    parseConfig(yaml, { baseDir: BASE, env });
+  } catch (err) {
+    assert.ok(err instanceof ConfigError, `expected ConfigError, got ${String(err)}`);
+    return err.problems;
+  }
+  assert.fail('expected the config to be rejected');
+}
+
+test('fills every default of the documented configuration', () => {
+  const c = parseConfig(minimal(), { baseDir: BASE, env: {} });
+  assert.equal(c.service.base_url, 'embedded');
+  assert.equal(c.service.requests_per_second, 10);
+  assert.equal(c.service.upload_concurrency, 4);
+  assert.equal(c.service.poll_concurrency, 16);
+  assert.deepEqual(c.service.polling, { initial_s: 1, max_s: 15, give_up_after_s: 600 });
+  assert.equal(c.service.submit, 'run_parser');
+  assert.equal(c.state.path, '/srv/docdrop/config/var/state.db');
+  assert.equal(c.log_level, 'info');
+  assert.equal(c.rescan_interval_s, 60);
+  const r = c.rules[0];
+  assert.equal(r.watch, '/srv/docdrop/config/in');
+  assert.equal(r.recursive, true);
+  assert.deepEqual(r.include, ['**/*']);
+  assert.deepEqual(r.exclude, ['**/.*', '**/*.tmp', '**/*.part', '**/~$*']);
+  assert.equal(r.stable_ms, 2000);
+  assert.equal(r.watch_mode, 'native');
+  assert.equal(r.duplicates, 'skip');
+  assert.deepEqual(r.options, {});
+  assert.deepEqual(r.output, {
+    dir: '/srv/docdrop/config/var/outbox/{rule}',
+    format: 'xlsx',
+    layout: 'line_items',
+    merge_field: 'line_items',
+    include_filename: true,
+    include_request_id: true,
+    group: 'per_document',
+  });
+  assert.deepEqual(r.after, {
+    success: 'move',
+    processed_dir: '/srv/docdrop/config/var/processed/{rule}/{date}',
+    failed_dir: '/srv/docdrop/config/var/failed/{rule}',
+    duplicates_dir: '/srv/docdrop/config/var/duplicates/{rule}',
+  });
+});
+
+test('returns a frozen object', () => {
+  const c = parseConfig(minimal(), { baseDir: BASE, env: {} });
+  assert.ok(Object.isFrozen(c) && Object.isFrozen(c.rules[0].output) && Object.isFrozen(c.rules));
+  assert.throws(() => {
+    (c.service as { requests_per_second: number }).requests_per_second = 1;
+  }, TypeError);
+});
+
+test('interpolates ${VAR} and ${VAR:-default} in values', () => {
+  const c = parseConfig(
+    `service:\n  base_url: \${URL}\n  api_key: \${KEY}\nstate:\n  path: \${STATE:-/var/lib/docdrop/state.db}\n${minimal()}`,
+    { baseDir: BASE, env: { URL: 'http://10.0.0.5:8080', KEY: 'k: with colon' } },
+  );
+  assert.equal(c.service.base_url, 'http://10.0.0.5:8080');
+  assert.equal(c.service.api_key, 'k: with colon');
+  assert.equal(c.service.api_key_source, 'config');
+  assert.equal(c.state.path, '/var/lib/docdrop/state.db');
+});
+
+test('names the missing environment variable and the key', () => {
+  const p = problems(`service:\n  api_key: \${DOCDROP_API_KEY}\n${minimal()}`);
+  assert.equal(p.length, 1);
+  assert.match(p[0], /^service\.api_key: environment variable DOCDROP_API_KEY is not set/);
+});
+
+test('reports an invalid enum value with the allowed values and what was given', () => {
+  const p = problems(minimal('workflow: Invoices\n    output: { format: xls }'));
+  assert.deepEqual(p, ['rules[0].output.format: expected one of csv, xlsx, json, got "xls"']);
+});
+
+test('reports wrong types, unknown keys and a missing rule list', () => {
+  assert.deepEqual(problems(minimal('workflow: Invoices\n    stable_ms: soon')), [
+    'rules[0].stable_ms: expected number, got "soon"',
+  ]);
+  assert.deepEqual(problems(minimal('workflow: Invoices\n    recursve: false')), [
+    'rules[0]: unknown key "recursve" (check the spelling)',
+  ]);
+  assert.deepEqual(problems('service: {}\n'), ['rules: required (expected array)']);
+});
+
+test('requires exactly one of workflow and classifier', () => {
+  assert.match(problems(minimal('recursive: true'))[0], /^rules\[0\]: expected exactly one of "workflow".*got neither$/);
+  assert.match(problems(minimal('workflow: A\n    classifier: B'))[0], /got both$/);
+  const c = parseConfig(minimal('classifier: Mail sorter'), { baseDir: BASE, env: {} });
+  assert.equal(c.rules[0].classifier, 'Mail sorter');
+});
+
+test('rejects run options the service forbids without use_ocr', () => {
+  const p = problems(minimal('workflow: A\n    options: { detect_tables: true, split_regex: "^Page", query_model: model-3.5-turbo }'));
+  assert.deepEqual(p, [
+    'rules[0].options.detect_tables: requires use_ocr: true in the same options (the service rejects detect_tables without OCR)',
+    'rules[0].options.split_regex: requires use_ocr: true in the same options (the service rejects split_regex without OCR)',
+    'rules[0].options.query_model: "model-3.5-turbo" requires use_ocr: true in the same options',
+  ]);
+  for (const opt of ['detect_layout: false', 'start_regex: a', 'end_regex: b', 'use_all_matches: true']) {
+    assert.equal(problems(minimal(`workflow: A\n    options: { use_ocr: false, ${opt} }`)).length, 1, opt);
+  }
+  const ok = parseConfig(minimal('workflow: A\n    options: { use_ocr: true, detect_tables: true, query_model: model-3.5-turbo }'), {
+    baseDir: BASE,
+    env: {},
+  });
+  assert.equal(ok.rules[0].options.detect_tables, true);
+});
+
+test('rejects malformed page ranges', () => {
+  assert.match(problems(minimal('workflow: A\n    options: { page_ranges: "1-3;5" }'))[0], /^rules\[0\]\.options\.page_ranges: expected page ranges like/);
+});
+
+test('requires a merge_field for the line_items layout', () => {
+  assert.deepEqual(problems(minimal('workflow: A\n    output: { layout: line_items, merge_field: null }')), [
+    'rules[0].output.merge_field: layout line_items needs the table field whose rows become output rows',
+  ]);
+  const flat = parseConfig(minimal('workflow: A\n    output: { layout: flat, merge_field: null }'), { baseDir: BASE, env: {} });
+  assert.equal(flat.rules[0].output.layout, 'flat');
+});
+
+test('rejects duplicate rule names and unknown placeholders', () => {
+  const p = problems(
+    'rules:\n  - { name: a, watch: ./a, workflow: W }\n  - { name: a, watch: ./b, workflow: W, output: { dir: "./out/{month}" } }\n',
+  );
+  assert.deepEqual(p, [
+    'rules[1].output.dir: unknown placeholder {month}; expected one of {rule} {label} {date} {workflow}',
+    'rules[1].name: "a" is already the name of rules[0]; names must be unique',
+  ]);
+});
+
+test('records managed folders inside the watched tree and refuses one that holds the inbox', () => {
+  const c = parseConfig(
+    minimal('workflow: A\n    output: { dir: "./in/out/{label}" }\n    after: { processed_dir: "./in/done/{rule}/{date}", failed_dir: ./in/failed }'),
+    { baseDir: BASE, env: {} },
+  );
+  const r = c.rules[0];
+  assert.deepEqual([...r.managed_dirs].sort(), [
+    '/srv/docdrop/config/in/done/invoices',
+    '/srv/docdrop/config/in/failed',
+    '/srv/docdrop/config/in/out',
+    '/srv/docdrop/config/var/duplicates/invoices',
+  ]);
+  for (const d of r.managed_dirs) assert.ok(c.ignore_paths.includes(d));
+  assert.ok(c.ignore_paths.includes('/srv/docdrop/config/var/state.db-wal'));
+
+  const p = problems(minimal('workflow: A\n    after: { processed_dir: "./in/{date}" }'));
+  assert.match(p[0], /managed folder \/srv\/docdrop\/config\/in .*is or contains the watched folder/);
+});
+
+test('requires an API key for a remote service and generates one for the embedded service', () => {
+  assert.match(problems(`service: { base_url: "https://api.example.com" }\n${minimal()}`)[0], /^service\.api_key: required for base_url/);
+  const a = parseConfig(minimal(), { baseDir: BASE, env: {} });
+  const b = parseConfig(`service: { api_key: "\${NOPE:-}" }\n${minimal()}`, { baseDir: BASE, env: {} });
+  assert.equal(a.service.api_key_source, 'generated');
+  assert.ok(a.service.api_key.length >= 24);
+  assert.notEqual(a.service.api_key, b.service.api_key);
+});
+
+test('reads api_key_file relative to the config folder and describeConfig redacts the key', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'docdrop-config-'));
+  try {
+    await writeFile(join(dir, 'key.txt'), 'sekret-123\n');
+    await writeFile(join(dir, 'd.yaml'), `service:\n  base_url: http://127.0.0.1:9\n  api_key_file: key.txt\n${minimal()}`);
+    const c = await loadConfig(join(dir, 'd.yaml'), {});
+    assert.equal(c.service.api_key, 'sekret-123');
+    assert.equal(c.service.api_key_source, 'file');
+    const text = JSON.stringify(describeConfig(c));
+    assert.ok(!text.includes('sekret-123'));
+    assert.match(text, /\[redacted\]/);
+    assert.equal(c.service.api_key, 'sekret-123', 'describeConfig leaves the config untouched');
+    await assert.rejects(loadConfig(join(dir, 'missing.yaml')), /cannot read the config file/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('loads the example config with paths under the repository root', async () => {
+  const c = await loadConfig('config/docdrop.example.yaml', {});
+  const root = resolve('.');
+  assert.equal(c.base_dir, root);
+  assert.equal(c.service.base_url, 'embedded');
+  assert.equal(c.state.path, join(root, 'var/state.db'));
+  assert.equal(c.rules[0].name, 'invoices');
+  assert.equal(c.rules[0].workflow, 'Invoices');
+  assert.equal(c.rules[0].watch, join(root, 'var/inbox/invoices'));
+  assert.equal(c.rules[0].output.dir, join(root, 'var/outbox/{rule}'));
+});
