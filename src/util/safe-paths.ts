@@ -1,0 +1,210 @@
+// File names and paths built from untrusted text (dropped file names, classifier labels, rule names).
+// Everything here aims at one property: a value can never add, remove or escape a path segment, and the
+// result is a name every common file system (ext4, APFS, NTFS/SMB shares) accepts.
+import { open, realpath, lstat } from 'node:fs/promises';
+import path from 'node:path';
+
+export const MAX_FILE_NAME_BYTES = 200;
+
+// Windows refuses these as the part before the first dot, whatever the extension ("CON.pdf", "nul.tar.gz").
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$/i;
+// C0/C1 controls, DEL, and bidi/zero-width controls (U+202E can make "gpj.exe" display as "exe.jpg").
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+// Characters NTFS/SMB reject; replaced rather than dropped so "a:b" does not silently become "ab".
+const WINDOWS_INVALID = /[<>:"|?*]/g;
+const EXTENSION = /\.[^.\s]{1,16}$/;
+
+export interface SanitiseOptions {
+  /** Used when nothing usable is left (default 'file'). */
+  fallback?: string;
+  /** Keep a trailing ".ext" apart when truncating or when the stem is empty (default true). */
+  keepExtension?: boolean;
+}
+
+/**
+ * One safe path segment from any text: separators (/ and \) join the remaining parts with '_' after
+ * dropping '.' and '..' parts; controls are removed; Windows-invalid characters become '_'; whitespace
+ * collapses; leading dots and trailing dots/spaces go; reserved Windows device names get a '_' prefix;
+ * at most 200 bytes of UTF-8 with the extension kept; never empty.
+ */
+export function sanitiseFileName(name: string, opts: SanitiseOptions = {}): string {
+  const fallback = opts.fallback ?? 'file';
+  const cleaned = String(name)
+    .normalize('NFC')
+    .replace(INVISIBLE, '')
+    .split(/[/\\]+/)
+    .filter((part) => part !== '.' && part !== '..' && part.trim() !== '')
+    .join('_')
+    .replace(WINDOWS_INVALID, '_')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+  let ext = '';
+  let stem = cleaned;
+  const m = opts.keepExtension === false ? null : EXTENSION.exec(cleaned);
+  if (m) {
+    ext = m[0];
+    stem = cleaned.slice(0, m.index);
+  }
+  stem = trimStem(stem);
+  if (stem === '') stem = fallback;
+  const firstPart = stem.split('.')[0] ?? '';
+  if (WINDOWS_RESERVED.test(firstPart.trim())) stem = `_${stem}`;
+  return fitBytes(stem, ext, MAX_FILE_NAME_BYTES);
+}
+
+function trimStem(stem: string): string {
+  return stem.replace(/^[.\s]+/, '').replace(/[.\s]+$/, '');
+}
+
+/** stem + ext within maxBytes of UTF-8, cutting the stem at a code point boundary. */
+function fitBytes(stem: string, ext: string, maxBytes: number): string {
+  const extBytes = Buffer.byteLength(ext);
+  if (extBytes >= maxBytes / 2) {
+    // A pathological "extension" is not worth keeping at the cost of the name.
+    stem += ext;
+    ext = '';
+  }
+  const budget = maxBytes - Buffer.byteLength(ext);
+  if (Buffer.byteLength(stem) > budget) {
+    let out = '';
+    let used = 0;
+    for (const cp of stem) {
+      const b = Buffer.byteLength(cp);
+      if (used + b > budget) break;
+      out += cp;
+      used += b;
+    }
+    stem = trimStem(out) || 'file';
+  }
+  return stem + ext;
+}
+
+/**
+ * Reserves the first free name among `name`, `name (1)`, `name (2)`... in dir and returns its path.
+ * Race-free between workers and processes: each candidate is created with O_CREAT|O_EXCL ('wx'), so
+ * exactly one caller gets each name. The returned path is an empty placeholder file: rename the real
+ * file over it (rename replaces atomically) or remove it if you give up.
+ */
+export async function uniquePath(dir: string, name: string, maxAttempts = 10_000): Promise<string> {
+  const safe = sanitiseFileName(name);
+  const m = EXTENSION.exec(safe);
+  const ext = m ? m[0] : '';
+  const stem = m ? safe.slice(0, m.index) : safe;
+  for (let i = 0; i < maxAttempts; i++) {
+    const candidate = i === 0 ? safe : fitBytes(stem, ` (${i})${ext}`, MAX_FILE_NAME_BYTES);
+    const full = path.join(dir, candidate);
+    try {
+      const fh = await open(full, 'wx');
+      await fh.close();
+      return full;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+  throw new Error(`no free name for "${safe}" in ${dir} after ${maxAttempts} attempts`);
+}
+
+export class PathEscapeError extends Error {
+  constructor(
+    readonly root: string,
+    readonly relative: string,
+    reason: string,
+  ) {
+    super(`path "${relative}" is not allowed under ${root}: ${reason}`);
+    this.name = 'PathEscapeError';
+  }
+}
+
+/**
+ * Resolves `relative` under `root` and throws PathEscapeError unless the result stays inside root.
+ * Checks: no NUL byte; not absolute; lexically inside root after resolving '..'; and the real path
+ * (symlinks resolved) of the target, or of its deepest existing ancestor when it does not exist yet, is
+ * inside the real path of root, so a symlinked parent cannot lead out. Returns the lexical path.
+ * A symlink swapped in after the check is not caught (no portable O_NOFOLLOW-per-segment in Node).
+ */
+export async function resolveInside(root: string, relative: string): Promise<string> {
+  if (relative.includes('\0')) throw new PathEscapeError(root, relative, 'contains a NUL byte');
+  if (path.isAbsolute(relative) || path.win32.isAbsolute(relative)) {
+    throw new PathEscapeError(root, relative, 'absolute paths are not accepted');
+  }
+  const absRoot = path.resolve(root);
+  const target = path.resolve(absRoot, relative);
+  if (!isWithin(absRoot, target)) throw new PathEscapeError(root, relative, 'it leads outside the root');
+
+  const realRoot = await realpath(absRoot);
+  let probe = target;
+  for (;;) {
+    try {
+      await lstat(probe);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if (probe === absRoot) break;
+      probe = path.dirname(probe);
+    }
+  }
+  let realProbe: string;
+  try {
+    realProbe = await realpath(probe);
+  } catch (err) {
+    // A dangling symlink: where it points cannot be checked, so it is not trusted.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new PathEscapeError(root, relative, `${probe} is a dangling symlink`);
+    }
+    throw err;
+  }
+  if (!isWithin(realRoot, realProbe)) {
+    throw new PathEscapeError(root, relative, `${probe} resolves through a symlink to ${realProbe}`);
+  }
+  return target;
+}
+
+function isWithin(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
+}
+
+export const PLACEHOLDERS = ['rule', 'label', 'date', 'workflow'] as const;
+export type PlaceholderName = (typeof PLACEHOLDERS)[number];
+export type PlaceholderValues = Partial<Record<PlaceholderName, string | Date | null>>;
+
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+
+/** The placeholder names a template uses; throws on an unknown one so config validation can name it. */
+export function templatePlaceholders(template: string): PlaceholderName[] {
+  const names: PlaceholderName[] = [];
+  for (const [, name] of template.matchAll(PLACEHOLDER)) {
+    if (!(PLACEHOLDERS as readonly string[]).includes(name!)) {
+      throw new Error(
+        `unknown placeholder {${name}} in "${template}"; expected one of ${PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}`,
+      );
+    }
+    names.push(name as PlaceholderName);
+  }
+  return names;
+}
+
+/**
+ * Fills {rule} {label} {date} {workflow} in an output/processed folder template. Each value becomes a
+ * single sanitised segment ('../x' -> 'x', 'a/b' -> 'a_b'), so values cannot add or climb segments;
+ * the template's own text is the operator's and is kept as written. A Date becomes local yyyy-mm-dd.
+ * A placeholder with no value (undefined, null or blank) throws, naming it.
+ */
+export function expandPlaceholders(template: string, values: PlaceholderValues): string {
+  templatePlaceholders(template);
+  return template.replace(PLACEHOLDER, (_, name: PlaceholderName) => {
+    const raw = values[name];
+    const text = raw instanceof Date ? localDate(raw) : raw;
+    if (text == null || String(text).trim() === '') {
+      throw new Error(`placeholder {${name}} in "${template}" has no value`);
+    }
+    return sanitiseFileName(String(text), { keepExtension: false, fallback: '_' });
+  });
+}
+
+/** yyyy-mm-dd in the machine's local time zone (what a person browsing the folder expects). */
+export function localDate(d: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
