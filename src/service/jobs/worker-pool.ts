@@ -1,0 +1,52 @@
+// Runs jobs with bounded concurrency. The queue holds request ids only; the jobs table is the truth,
+// so after a crash the ids are rebuilt from the table (JobStore.requeueUnfinished) and nothing is lost.
+import PQueue from 'p-queue';
+import type { Logger } from '../../util/logger.js';
+
+export type ProcessJob = (requestId: string, signal: AbortSignal) => Promise<void>;
+
+export class WorkerPool {
+  private readonly queue: PQueue;
+  private readonly stop = new AbortController();
+  private readonly queued = new Set<string>();
+
+  constructor(
+    private readonly process: ProcessJob,
+    private readonly logger: Logger,
+    concurrency: number,
+  ) {
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`job concurrency: expected an integer >= 1, received ${concurrency}`);
+    this.queue = new PQueue({ concurrency });
+  }
+
+  /** Queues a job unless it is queued already or the pool is closing. */
+  enqueue(requestId: string): void {
+    if (this.stop.signal.aborted || this.queued.has(requestId)) return;
+    this.queued.add(requestId);
+    void this.queue.add(async () => {
+      this.queued.delete(requestId);
+      if (this.stop.signal.aborted) return;
+      try {
+        await this.process(requestId, this.stop.signal);
+      } catch (err) {
+        // process() records job-level failures itself; reaching here is a bug or a store failure.
+        this.logger.error({ err, requestId }, 'job processing crashed');
+      }
+    });
+  }
+
+  /** Resolves when no job is queued or running. */
+  async idle(): Promise<void> {
+    await this.queue.onIdle();
+  }
+
+  /**
+   * Stops taking jobs and signals running ones to stop. Queued and interrupted jobs stay pending or
+   * processing in the store and are resumed by the next start.
+   */
+  async close(): Promise<void> {
+    this.stop.abort(new Error('service closing'));
+    this.queue.clear();
+    await this.queue.onIdle();
+  }
+}
