@@ -1,0 +1,48 @@
+// OCR of one page image into a PageText in points (72 dpi), so interpreters treat scans and
+// text-layer PDFs alike.
+import type { PageText, Word } from '../types.js';
+import type { PreparedImage } from './image-prep.js';
+import { recognize } from './ocr.js';
+
+/** Resolution assumed for tesseract when an image states none (it only guides noise filtering). */
+const DEFAULT_DPI = 300;
+/** Median OCR word-box height that an image of unknown resolution is scaled to: ~10 pt text. */
+const TYPICAL_WORD_HEIGHT_PT = 8;
+
+/**
+ * `dpi` is the source resolution when known (rendered PDF pages, images that state it); the page
+ * size in points (`pageSize`) when the source is a PDF page.
+ */
+export async function ocrPage(
+  page: number,
+  image: PreparedImage,
+  dpi: number | undefined,
+  pageSize?: { width: number; height: number },
+): Promise<PageText> {
+  const words = await recognize(image.png, (dpi ?? DEFAULT_DPI) * image.scale);
+  // Source pixels per point.
+  const pxPerPt = (dpi ?? estimateDpi(words, image.scale)) / 72;
+  const k = 1 / (image.scale * pxPerPt);
+  return {
+    page,
+    width: pageSize?.width ?? round(image.width / pxPerPt),
+    height: pageSize?.height ?? round(image.height / pxPerPt),
+    words: words.map((w) => ({ ...w, x0: round(w.x0 * k), y0: round(w.y0 * k), x1: round(w.x1 * k), y1: round(w.y1 * k) })),
+    source: 'ocr',
+  };
+}
+
+/** Camera images carry no real resolution: infer one from the size of the text itself. */
+function estimateDpi(words: Word[], scale: number): number {
+  const heights = words
+    .filter((w) => /[\p{L}\p{N}]{2,}/u.test(w.text))
+    .map((w) => (w.y1 - w.y0) / scale)
+    .sort((a, b) => a - b);
+  if (heights.length === 0) return 150;
+  const median = heights[Math.floor(heights.length / 2)];
+  return Math.min(1200, Math.max(72, (median / TYPICAL_WORD_HEIGHT_PT) * 72));
+}
+
+function round(v: number): number {
+  return Math.round(v * 100) / 100;
+}

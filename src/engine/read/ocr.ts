@@ -1,0 +1,93 @@
+// Tesseract OCR on a small pool of reusable workers. The model comes from the
+// @tesseract.js-data/eng package: nothing is ever fetched (tesseract.js turns a failed download
+// into an uncaught exception that ends the process, so a missing model fails here, up front).
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import PQueue from 'p-queue';
+import tesseract from 'tesseract.js';
+import { DocumentError, type Word } from '../types.js';
+
+/** LSTM "best_int" model: the accurate one (the package's default folder holds the fast one). */
+const langPath = join(dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+
+let size = 1;
+let queue: PQueue | null = null;
+let idle: tesseract.Worker[] = [];
+let all = new Set<tesseract.Worker>();
+
+export function configureOcr(workers: number): void {
+  size = workers;
+}
+
+async function createOcrWorker(): Promise<tesseract.Worker> {
+  if (!existsSync(join(langPath, 'eng.traineddata.gz'))) {
+    throw new Error(`the OCR model is missing: expected ${join(langPath, 'eng.traineddata.gz')} (npm package @tesseract.js-data/eng)`);
+  }
+  const worker = await tesseract.createWorker('eng', tesseract.OEM.LSTM_ONLY, {
+    langPath,
+    gzip: true,
+    cacheMethod: 'none',
+    // Errors reach the recognize() promise instead of being rethrown asynchronously.
+    errorHandler: () => {},
+  });
+  all.add(worker);
+  return worker;
+}
+
+export interface OcrWord extends Word {
+  conf: number;
+}
+
+/**
+ * Words of an encoded image, with boxes in the image's pixels. `dpi` is the image's resolution,
+ * which tesseract uses to judge text size.
+ */
+export function recognize(image: Buffer, dpi: number): Promise<OcrWord[]> {
+  queue ??= new PQueue({ concurrency: size });
+  return queue.add(async () => {
+    let worker: tesseract.Worker | undefined = idle.pop() ?? (await createOcrWorker());
+    try {
+      await worker.setParameters({
+        user_defined_dpi: String(Math.round(dpi)),
+        // Sparse layouts (receipts, forms) read better as one column of variable-size text.
+        tessedit_pageseg_mode: tesseract.PSM.SINGLE_COLUMN,
+      });
+      const { data } = await worker.recognize(image, {}, { blocks: true, text: false });
+      return wordsOf(data);
+    } catch (err) {
+      // The worker may be in a bad state: drop it, the next job gets a fresh one.
+      all.delete(worker);
+      void worker.terminate().catch(() => {});
+      worker = undefined;
+      throw new DocumentError(`OCR failed on the image (${(err as Error)?.message ?? String(err)})`);
+    } finally {
+      if (worker) idle.push(worker);
+    }
+  });
+}
+
+function wordsOf(page: tesseract.Page): OcrWord[] {
+  const words: OcrWord[] = [];
+  for (const block of page.blocks ?? []) {
+    for (const para of block.paragraphs) {
+      for (const line of para.lines) {
+        for (const w of line.words) {
+          const text = w.text.trim();
+          if (text === '') continue;
+          words.push({ text, x0: w.bbox.x0, y0: w.bbox.y0, x1: w.bbox.x1, y1: w.bbox.y1, conf: Math.round(w.confidence) });
+        }
+      }
+    }
+  }
+  return words;
+}
+
+export async function closeOcr(): Promise<void> {
+  const workers = [...all];
+  queue?.clear();
+  queue = null;
+  idle = [];
+  all = new Set();
+  await Promise.all(workers.map((w) => w.terminate().catch(() => {})));
+}

@@ -1,0 +1,44 @@
+// The process-wide pools of the reading layer, created on first use and ended by closeReaders().
+import { availableParallelism } from 'node:os';
+import { WorkerPool } from './worker-pool.js';
+import { closeOcr, configureOcr } from './ocr.js';
+
+export interface ReaderPoolOptions {
+  /** PDF worker threads (pdf.js text, PDFium rendering). Default min(2, cores). */
+  pdfWorkers?: number;
+  /** Tesseract workers. Default min(2, cores). */
+  ocrWorkers?: number;
+}
+
+const defaultSize = () => Math.max(1, Math.min(2, availableParallelism()));
+let pdfWorkers = defaultSize();
+let pdfPool: WorkerPool | null = null;
+
+/** Sets pool sizes; takes effect for pools created afterwards (call before the first read, or after closeReaders). */
+export function configureReaders(options: ReaderPoolOptions): void {
+  for (const [name, value] of Object.entries(options)) {
+    if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
+      throw new Error(`${name} must be a whole number >= 1, got ${String(value)}`);
+    }
+  }
+  if (options.pdfWorkers) pdfWorkers = options.pdfWorkers;
+  configureOcr(options.ocrWorkers ?? defaultSize());
+}
+
+export function pdfWorkerPool(): WorkerPool {
+  // tsx runs the sources directly; the compiled build runs .js files.
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  pdfPool ??= new WorkerPool(new URL(`./pdf-worker${ext}`, import.meta.url), {
+    size: pdfWorkers,
+    taskTimeoutMs: 120_000,
+    maxHeapMb: 1024,
+  });
+  return pdfPool;
+}
+
+/** Ends the worker pools; the next read starts new ones. */
+export async function closeReaders(): Promise<void> {
+  const pool = pdfPool;
+  pdfPool = null;
+  await Promise.all([pool?.close(), closeOcr()]);
+}
