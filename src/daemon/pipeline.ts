@@ -1,0 +1,383 @@
+// The daemon's step machine. Each input moves queued -> uploaded -> submitted -> extracted -> written ->
+// done (or failed/duplicate; timed_out is re-polled slowly). Invariant: a step's outcome is committed to the
+// ledger BEFORE the next side effect starts, so after kill -9 a restart repeats at most the step in flight.
+// Work comes from two places: intake (accept) and the ledger's due list (scheduler tick), which is also
+// how a restart resumes every unfinished input.
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Logger } from '../util/logger.js';
+import { ApiError } from '../api/api-error.js';
+import type { InputRecord, InputResult, InputState, Ledger } from './ledger.js';
+import { FINAL_STATES } from './ledger.js';
+import type { DispositionPort, FailureInfo, FileInspector, OutputsPort, PipelineApi, PipelineRule } from './pipeline-ports.js';
+import { backoffDelayMs, retryDelayMs, type BackoffPolicy } from './poller-backoff.js';
+import type { StepQueues } from './rate-limit.js';
+
+export interface PollingPolicy {
+  initialMs: number;
+  maxMs: number;
+  giveUpAfterMs: number;
+  /** Re-check interval of timed_out jobs. */
+  slowRecheckMs: number;
+}
+
+export interface PipelineOptions {
+  ledger: Ledger;
+  api: PipelineApi;
+  outputs: OutputsPort;
+  disposition: DispositionPort;
+  files: FileInspector;
+  rules: ReadonlyMap<string, PipelineRule>;
+  queues: StepQueues;
+  polling: PollingPolicy;
+  /** Backoff of retried calls (429, 5xx, network) and of local steps that failed (disk full...). */
+  retry?: BackoffPolicy;
+  /** Local steps (output write, move) that fail this many times in a row fail the input. */
+  maxLocalAttempts?: number;
+  logger: Logger;
+  tickMs?: number;
+  /** Upper bound of inputs held in memory queues at once. */
+  maxInFlight?: number;
+  now?: () => number;
+}
+
+const API_STATES: ReadonlySet<InputState> = new Set(['queued', 'uploaded', 'submitted', 'timed_out']);
+
+export class Pipeline {
+  private readonly o: Required<Omit<PipelineOptions, 'retry'>> & { retry: BackoffPolicy };
+  private readonly inFlight = new Set<number>();
+  private readonly accepting = new Set<string>();
+  private readonly recheckTimers = new Map<string, NodeJS.Timeout>();
+  /** When each polled input was submitted (give_up_after_s is measured from it); filled from the ledger after a restart. */
+  private readonly submittedAt = new Map<number, number>();
+  private tickTimer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+  private stopping = false;
+
+  constructor(options: PipelineOptions) {
+    this.o = {
+      retry: { initialMs: options.polling.initialMs, maxMs: Math.max(options.polling.maxMs, 60_000) },
+      maxLocalAttempts: 5,
+      tickMs: 250,
+      maxInFlight: 2000,
+      now: Date.now,
+      ...options,
+    } as Pipeline['o'];
+  }
+
+  /** Starts the scheduler: resumes every non-final input the ledger holds, then keeps picking due ones. */
+  start(): void {
+    this.scheduleTick(0);
+  }
+
+  /** Stops taking work; steps already running finish (their outcome is committed), queued ones stay resumable. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    this.tickTimer = null;
+    for (const t of this.recheckTimers.values()) clearTimeout(t);
+    this.recheckTimers.clear();
+    const { upload, poll, local } = this.o.queues;
+    for (const q of [upload, poll, local]) q.clear();
+    await this.ticking;
+    await Promise.all([upload.onIdle(), poll.onIdle(), local.onIdle()]);
+  }
+
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  /** Intake reports a stable file. Safe to call repeatedly for the same path (rescans). */
+  async accept(ruleName: string, path: string): Promise<void> {
+    const key = `${ruleName}\0${path}`;
+    if (this.stopping || this.accepting.has(key)) return;
+    const rule = this.o.rules.get(ruleName);
+    if (!rule) return;
+    this.accepting.add(key);
+    try {
+      await this.o.queues.local.add(() => this.intake(rule, path));
+    } catch (err) {
+      this.o.logger.warn({ rule: ruleName, path, err: errorText(err) }, 'could not take file; will retry');
+      this.recheckLater(ruleName, path);
+    } finally {
+      this.accepting.delete(key);
+    }
+  }
+
+  private async intake(rule: PipelineRule, path: string): Promise<void> {
+    const { ledger, files, logger } = this.o;
+    if (await ledger.findActiveByPath(rule.name, path)) return;
+    let st;
+    try {
+      st = await stat(path);
+    } catch {
+      return; // gone before we got to it: nothing to do
+    }
+    if (!st.isFile()) return;
+    const kind = await files.kind(path);
+    if (kind && !(await files.isComplete(path, kind))) {
+      logger.info({ rule: rule.name, path, kind }, 'file is not complete yet; checking again later');
+      this.recheckLater(rule.name, path);
+      return;
+    }
+    this.clearRecheck(rule.name, path);
+    const sha256 = await files.sha256(path);
+    if (rule.afterSuccess === 'keep') {
+      // A file kept in place after success is seen again at every start; the ledger already has it done.
+      const prev = await ledger.findBySha(rule.name, sha256, -1);
+      if (prev && prev.path === path && prev.state === 'done') return;
+    }
+    const { record, created } = await ledger.addInput({ rule: rule.name, path, size: st.size, mtimeMs: st.mtimeMs, sha256 });
+    if (!created) return;
+    logger.info({ id: record.id, rule: rule.name, path, kind }, 'queued');
+    if (!kind) {
+      await this.failInput(rule, record, {
+        reason: 'unsupported_file_type',
+        message: 'the content is not a PDF, JPEG, PNG or TIFF (checked from the bytes, not the name)',
+      });
+      return;
+    }
+    this.dispatch(record);
+  }
+
+  private recheckLater(ruleName: string, path: string): void {
+    if (this.stopping) return;
+    const key = `${ruleName}\0${path}`;
+    const prev = this.recheckTimers.get(key);
+    if (prev) clearTimeout(prev);
+    const t = setTimeout(() => {
+      this.recheckTimers.delete(key);
+      void this.accept(ruleName, path);
+    }, 2000);
+    t.unref();
+    this.recheckTimers.set(key, t);
+  }
+
+  private clearRecheck(ruleName: string, path: string): void {
+    const key = `${ruleName}\0${path}`;
+    const t = this.recheckTimers.get(key);
+    if (t) clearTimeout(t);
+    this.recheckTimers.delete(key);
+  }
+
+  private scheduleTick(delay: number): void {
+    if (this.stopping) return;
+    this.tickTimer = setTimeout(() => {
+      this.ticking = this.tick().finally(() => {
+        this.ticking = null;
+        this.scheduleTick(this.o.tickMs);
+      });
+    }, delay);
+  }
+
+  private async tick(): Promise<void> {
+    const room = this.o.maxInFlight - this.inFlight.size;
+    if (room <= 0) return;
+    try {
+      // In-flight inputs are still due in the ledger; ask for enough rows to see past them.
+      const due = await this.o.ledger.listDue(this.o.now(), this.inFlight.size + room);
+      for (const r of due) this.dispatch(r);
+    } catch (err) {
+      this.o.logger.error({ err: errorText(err) }, 'ledger query failed');
+    }
+  }
+
+  private dispatch(record: InputRecord): void {
+    if (this.stopping || this.inFlight.has(record.id) || FINAL_STATES.includes(record.state)) return;
+    const rule = this.o.rules.get(record.rule);
+    if (!rule) return; // a rule removed from the config: its inputs wait until it comes back
+    this.inFlight.add(record.id);
+    const q = this.queueFor(record.state);
+    q.add(() => this.runStep(rule, record)).then(
+      (next) => {
+        this.inFlight.delete(record.id);
+        if (next && next.nextAttemptAt <= this.o.now()) this.dispatch(next);
+      },
+      (err: unknown) => {
+        this.inFlight.delete(record.id);
+        this.o.logger.error({ id: record.id, state: record.state, err: errorText(err) }, 'step crashed');
+      },
+    );
+  }
+
+  private queueFor(state: InputState) {
+    const { upload, poll, local } = this.o.queues;
+    if (state === 'queued' || state === 'uploaded') return upload;
+    if (state === 'submitted' || state === 'timed_out') return poll;
+    return local;
+  }
+
+  /** Runs the one step the input's state calls for. Returns the input afterwards, or null to drop it. */
+  private async runStep(rule: PipelineRule, r: InputRecord): Promise<InputRecord | null> {
+    if (this.stopping) return null;
+    try {
+      switch (r.state) {
+        case 'queued':
+          return await this.stepQueued(rule, r);
+        case 'uploaded':
+          return await this.stepUploaded(rule, r);
+        case 'submitted':
+        case 'timed_out':
+          return await this.stepPoll(rule, r);
+        case 'extracted':
+          return await this.stepExtracted(rule, r);
+        case 'written':
+          return await this.stepWritten(rule, r);
+        default:
+          return null;
+      }
+    } catch (err) {
+      // Another process (e.g. `docdrop retry`) moved the input meanwhile: drop this stale step.
+      const current = await this.o.ledger.get(r.id).catch(() => null);
+      if (!current || current.state !== r.state) return null;
+      return await this.onStepError(rule, current, err);
+    }
+  }
+
+  private async stepQueued(rule: PipelineRule, r: InputRecord): Promise<InputRecord> {
+    const { ledger, api, disposition, logger } = this.o;
+    if (!(await exists(r.path))) {
+      return ledger.transition(r.id, r.state, 'failed', { lastError: 'input file vanished before upload', finalPath: null });
+    }
+    if (rule.duplicates === 'skip') {
+      const original = await ledger.findBySha(rule.name, r.sha256, r.id);
+      if (original && original.id < r.id) {
+        const finalPath = await disposition.duplicate(rule, r, original);
+        logger.info({ id: r.id, path: r.path, original: original.id, originalPath: original.path }, 'duplicate skipped');
+        return ledger.transition(r.id, 'queued', 'duplicate', { finalPath, event: { original: original.id, originalPath: original.path } });
+      }
+    }
+    const documentId = await api.upload(r.path);
+    logger.debug({ id: r.id, documentId }, 'uploaded');
+    return ledger.transition(r.id, 'queued', 'uploaded', { documentId, attempts: 0, nextAttemptAt: this.o.now(), lastError: null });
+  }
+
+  private async stepUploaded(rule: PipelineRule, r: InputRecord): Promise<InputRecord> {
+    const requestId = await this.o.api.submit(rule, r.documentId!);
+    const now = this.o.now();
+    this.submittedAt.set(r.id, now);
+    this.o.logger.debug({ id: r.id, requestId }, 'submitted');
+    return this.o.ledger.transition(r.id, 'uploaded', 'submitted', {
+      requestId,
+      attempts: 0,
+      nextAttemptAt: now + this.o.polling.initialMs,
+      lastError: null,
+    });
+  }
+
+  private async stepPoll(rule: PipelineRule, r: InputRecord): Promise<InputRecord | null> {
+    const { ledger, api, polling, logger } = this.o;
+    const job = await api.getJob(r.requestId!, basename(r.path));
+    const now = this.o.now();
+    if (job.outcome === 'completed') {
+      this.submittedAt.delete(r.id);
+      logger.debug({ id: r.id, requestId: r.requestId }, 'extracted');
+      return ledger.transition(r.id, r.state, 'extracted', { result: job.result, attempts: 0, nextAttemptAt: now, lastError: null, event: { status: job.status } });
+    }
+    if (job.outcome === 'failed') {
+      this.submittedAt.delete(r.id);
+      return this.failInput(rule, r, {
+        reason: job.status === 'exception' ? 'job_exception' : 'job_failed',
+        message: job.errorMessage ?? `the job ended ${job.status}`,
+        status: job.status,
+        user_error_msg: job.errorMessage,
+        request_id: r.requestId,
+        document_id: r.documentId,
+      });
+    }
+    if (r.state === 'timed_out') {
+      return ledger.recordAttempt(r.id, { attempts: r.attempts + 1, nextAttemptAt: now + polling.slowRecheckMs });
+    }
+    const since = await this.submittedTime(r);
+    if (now - since >= polling.giveUpAfterMs) {
+      this.submittedAt.delete(r.id);
+      logger.warn({ id: r.id, requestId: r.requestId, waitedS: Math.round((now - since) / 1000) }, 'job still not finished; timed out, will re-check slowly');
+      return ledger.transition(r.id, 'submitted', 'timed_out', {
+        attempts: 0,
+        nextAttemptAt: now + polling.slowRecheckMs,
+        lastError: `job still ${job.status} after ${Math.round(polling.giveUpAfterMs / 1000)} s`,
+      });
+    }
+    const attempts = r.attempts + 1;
+    const delay = backoffDelayMs(attempts, { initialMs: polling.initialMs, maxMs: polling.maxMs });
+    return ledger.recordAttempt(r.id, { attempts, nextAttemptAt: now + delay });
+  }
+
+  private async submittedTime(r: InputRecord): Promise<number> {
+    const cached = this.submittedAt.get(r.id);
+    if (cached !== undefined) return cached;
+    const events = await this.o.ledger.events(r.id);
+    const last = events.filter((e) => e.kind === 'submitted').at(-1);
+    const at = last?.at ?? r.updatedAt;
+    this.submittedAt.set(r.id, at);
+    return at;
+  }
+
+  private async stepExtracted(rule: PipelineRule, r: InputRecord): Promise<InputRecord> {
+    const result = r.result as InputResult;
+    const outputs = await this.o.outputs.write(rule, { ...r, result });
+    this.o.logger.info({ id: r.id, outputs }, 'written');
+    return this.o.ledger.transition(r.id, 'extracted', 'written', { result: { ...result, outputs }, attempts: 0, nextAttemptAt: this.o.now(), lastError: null });
+  }
+
+  private async stepWritten(rule: PipelineRule, r: InputRecord): Promise<InputRecord> {
+    const finalPath = await this.o.disposition.succeed(rule, r);
+    this.o.logger.info({ id: r.id, path: r.path, finalPath }, 'done');
+    return this.o.ledger.transition(r.id, 'written', 'done', { finalPath, lastError: null });
+  }
+
+  private async failInput(rule: PipelineRule, r: InputRecord, info: FailureInfo): Promise<InputRecord> {
+    const finalPath = await this.o.disposition.fail(rule, r, info);
+    this.o.logger.warn({ id: r.id, path: r.path, finalPath, reason: info.reason, message: info.message }, 'failed');
+    return this.o.ledger.transition(r.id, r.state, 'failed', {
+      finalPath,
+      lastError: `${info.reason}: ${info.message}`,
+      event: { ...info },
+    });
+  }
+
+  /** Sorts a step's error into retry-later (429, 5xx, network, local I/O) or fail-the-input (other 4xx). */
+  private async onStepError(rule: PipelineRule, r: InputRecord, err: unknown): Promise<InputRecord | null> {
+    const { ledger, logger } = this.o;
+    const now = this.o.now();
+    const attempts = r.attempts + 1;
+    const message = errorText(err);
+    try {
+      if (err instanceof ApiError && !err.retryable) {
+        return await this.failInput(rule, r, {
+          reason: 'api_error',
+          message: err.detail,
+          status: err.status,
+          code: err.code,
+          request_id: r.requestId,
+          document_id: r.documentId,
+        });
+      }
+      const isApi = API_STATES.has(r.state);
+      if (!isApi && attempts >= this.o.maxLocalAttempts) {
+        return await this.failInput(rule, r, { reason: `${r.state}_step_failed`, message, request_id: r.requestId, document_id: r.documentId });
+      }
+      const retryAfter = err instanceof ApiError ? err.retryAfterMs : undefined;
+      const delay = retryDelayMs(attempts, this.o.retry, retryAfter);
+      logger.warn({ id: r.id, state: r.state, attempts, retryInMs: delay, err: message }, 'step failed; will retry');
+      return await ledger.recordAttempt(r.id, { attempts, nextAttemptAt: now + delay, lastError: message, event: { error: message } });
+    } catch (inner) {
+      logger.error({ id: r.id, err: errorText(inner), cause: message }, 'could not record step error');
+      return null;
+    }
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
