@@ -1,0 +1,43 @@
+// Schema of the SQLite ledger. Numbered migrations, only ever appended: migration N brings a database
+// from user_version N-1 to N. Never edit a released one; add the next.
+
+const ACTIVE = `state NOT IN ('done', 'failed', 'duplicate')`;
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: one row per input, one row per event.
+  `
+  CREATE TABLE inputs (
+    id              INTEGER PRIMARY KEY,
+    rule            TEXT    NOT NULL,
+    path            TEXT    NOT NULL,
+    size            INTEGER NOT NULL,
+    mtime_ms        REAL    NOT NULL,
+    sha256          TEXT    NOT NULL,
+    state           TEXT    NOT NULL,
+    document_id     TEXT,
+    request_id      TEXT,
+    result          TEXT,              -- JSON of InputResult
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,  -- ms since epoch
+    last_error      TEXT,
+    final_path      TEXT,
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL
+  ) STRICT;
+  CREATE TABLE events (
+    id       INTEGER PRIMARY KEY,
+    input_id INTEGER NOT NULL REFERENCES inputs(id),
+    at       INTEGER NOT NULL,
+    kind     TEXT    NOT NULL,
+    detail   TEXT                      -- JSON
+  ) STRICT;
+  CREATE INDEX events_by_input ON events(input_id, id);
+  -- One active (non-final) input per rule+path; also serves findActiveByPath.
+  CREATE UNIQUE INDEX inputs_active_path ON inputs(rule, path) WHERE ${ACTIVE};
+  -- listDue: only active rows are indexed, so finished inputs cost nothing however many there are.
+  CREATE INDEX inputs_due ON inputs(next_attempt_at, id) WHERE ${ACTIVE};
+  CREATE INDEX inputs_sha ON inputs(rule, sha256, id);
+  CREATE INDEX inputs_state ON inputs(state, id);
+  CREATE INDEX inputs_rule ON inputs(rule, id);
+  `,
+];

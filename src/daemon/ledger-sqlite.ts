@@ -1,0 +1,305 @@
+// SQLite adapter of the Ledger port (better-sqlite3). Every transition updates the row and appends its
+// event in one transaction, guarded by the expected `from` state, so two workers can never both advance
+// the same input and a crash leaves either both or neither.
+//
+// Durability: WAL with synchronous=FULL. A kill -9 alone loses nothing with synchronous=NORMAL either
+// (a committed WAL frame is already in the OS page cache), but NORMAL lets a power cut or kernel crash
+// roll back the last commits while their side effects (an uploaded file, a written output, a moved
+// input, all fsynced) survive, and the restart would repeat more than the one step in flight. FULL
+// fsyncs the WAL at each commit; WAL keeps that to one sequential sync per transaction.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type {
+  InputRecord,
+  InputResult,
+  InputState,
+  Ledger,
+  LedgerEvent,
+  NewInput,
+  TransitionPatch,
+} from './ledger.js';
+import { FINAL_STATES } from './ledger.js';
+import { MIGRATIONS } from './ledger-sqlite-migrations.js';
+
+const ALL_STATES: readonly InputState[] = [
+  'queued', 'uploaded', 'submitted', 'extracted', 'written', 'done', 'failed', 'duplicate', 'timed_out',
+];
+const ACTIVE = `state NOT IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')})`;
+
+/** Thrown when a transition's `from` does not match the stored state (another worker moved it first). */
+export class LedgerConflictError extends Error {
+  readonly code = 'LEDGER_CONFLICT';
+  constructor(
+    readonly inputId: number,
+    readonly expected: InputState,
+    readonly actual: InputState | null,
+  ) {
+    super(
+      actual === null
+        ? `ledger: input ${inputId} does not exist`
+        : `ledger: input ${inputId} is ${actual}, not ${expected}; it was moved by someone else`,
+    );
+  }
+}
+
+interface Row {
+  id: number;
+  rule: string;
+  path: string;
+  size: number;
+  mtime_ms: number;
+  sha256: string;
+  state: InputState;
+  document_id: string | null;
+  request_id: string | null;
+  result: string | null;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  final_path: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SqliteLedgerOptions {
+  /** Milliseconds since epoch for createdAt/updatedAt/event times; injectable for tests. */
+  clock?: () => number;
+}
+
+export async function openSqliteLedger(path: string, opts: SqliteLedgerOptions = {}): Promise<Ledger> {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    // Another process (docdrop status/retry) may hold the write lock for a moment.
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const clock = opts.clock ?? Date.now;
+  return new SqliteLedger(db, () => Math.round(clock()));
+}
+
+function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new Error(`ledger: database schema version ${current} is newer than this docdrop (${MIGRATIONS.length}); upgrade docdrop`);
+  }
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]);
+      db.pragma(`user_version = ${v + 1}`);
+    }).immediate();
+  }
+}
+
+class SqliteLedger implements Ledger {
+  private readonly stmt;
+  private readonly tx;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly now: () => number,
+  ) {
+    const s = (sql: string) => db.prepare(sql);
+    // `set_x` flags let one prepared statement update only the fields a patch carries.
+    const patchSet = `
+      document_id     = CASE WHEN @set_document_id     THEN @document_id     ELSE document_id     END,
+      request_id      = CASE WHEN @set_request_id      THEN @request_id      ELSE request_id      END,
+      result          = CASE WHEN @set_result          THEN @result          ELSE result          END,
+      attempts        = CASE WHEN @set_attempts        THEN @attempts        ELSE attempts        END,
+      next_attempt_at = CASE WHEN @set_next_attempt_at THEN @next_attempt_at ELSE next_attempt_at END,
+      last_error      = CASE WHEN @set_last_error      THEN @last_error      ELSE last_error      END,
+      final_path      = CASE WHEN @set_final_path      THEN @final_path      ELSE final_path      END,
+      updated_at      = @now`;
+    this.stmt = {
+      get: s('SELECT * FROM inputs WHERE id = ?'),
+      activeByPath: s(`SELECT * FROM inputs WHERE rule = ? AND path = ? AND ${ACTIVE}`),
+      insert: s(`INSERT INTO inputs (rule, path, size, mtime_ms, sha256, state, next_attempt_at, created_at, updated_at)
+                 VALUES (@rule, @path, @size, @mtimeMs, @sha256, 'queued', @now, @now, @now)`),
+      transition: s(`UPDATE inputs SET state = @to, ${patchSet} WHERE id = @id AND state = @from`),
+      attempt: s(`UPDATE inputs SET ${patchSet} WHERE id = @id`),
+      event: s('INSERT INTO events (input_id, at, kind, detail) VALUES (?, ?, ?, ?)'),
+      bySha: s(`SELECT * FROM inputs WHERE rule = ? AND sha256 = ? AND id != ? AND state != 'failed' ORDER BY id LIMIT 1`),
+      due: s(`SELECT * FROM inputs WHERE ${ACTIVE} AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`),
+      countByState: s('SELECT state, COUNT(*) AS n FROM inputs GROUP BY state'),
+      events: s('SELECT * FROM events WHERE input_id = ? ORDER BY id'),
+    };
+    this.tx = {
+      add: db.transaction((input: NewInput) => {
+        const existing = this.stmt.activeByPath.get(input.rule, input.path) as Row | undefined;
+        if (existing) return { record: toRecord(existing), created: false };
+        const now = this.now();
+        const id = Number(this.stmt.insert.run({ ...input, now }).lastInsertRowid);
+        this.stmt.event.run(id, now, 'queued', JSON.stringify({ path: input.path, size: input.size, sha256: input.sha256 }));
+        return { record: this.mustGet(id), created: true };
+      }),
+      transition: db.transaction((id: number, from: InputState, to: InputState, patch: TransitionPatch) => {
+        const now = this.now();
+        const changed = this.stmt.transition.run({ ...patchParams(patch), id, from, to, now }).changes;
+        if (changed === 0) throw new LedgerConflictError(id, from, this.getRow(id)?.state ?? null);
+        this.appendEvent(id, now, to, { from, ...patch.event });
+        return this.mustGet(id);
+      }),
+      attempt: db.transaction((id: number, patch: TransitionPatch) => {
+        const now = this.now();
+        if (this.stmt.attempt.run({ ...patchParams(patch), id, now }).changes === 0) {
+          throw new Error(`ledger: input ${id} does not exist`);
+        }
+        this.appendEvent(id, now, patch.lastError ? 'error' : 'attempt', {
+          attempts: patch.attempts,
+          lastError: patch.lastError,
+          ...patch.event,
+        });
+        return this.mustGet(id);
+      }),
+    };
+  }
+
+  async addInput(input: NewInput): Promise<{ record: InputRecord; created: boolean }> {
+    return this.tx.add.immediate(input);
+  }
+
+  async transition(id: number, from: InputState, to: InputState, patch: TransitionPatch = {}): Promise<InputRecord> {
+    try {
+      return this.tx.transition.immediate(id, from, to, patch);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        throw new Error(`ledger: input ${id} cannot become ${to}: another active input has the same rule and path`);
+      }
+      throw err;
+    }
+  }
+
+  async recordAttempt(
+    id: number,
+    patch: Pick<TransitionPatch, 'attempts' | 'nextAttemptAt' | 'lastError' | 'event'>,
+  ): Promise<InputRecord> {
+    return this.tx.attempt.immediate(id, patch);
+  }
+
+  async get(id: number): Promise<InputRecord | null> {
+    const row = this.getRow(id);
+    return row ? toRecord(row) : null;
+  }
+
+  async findBySha(rule: string, sha256: string, excludeId: number): Promise<InputRecord | null> {
+    const row = this.stmt.bySha.get(rule, sha256, excludeId) as Row | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  /** Non-final inputs due at `now`, longest-due first (then oldest), which for fresh inputs is arrival order. */
+  async listDue(now: number, limit: number): Promise<InputRecord[]> {
+    return (this.stmt.due.all(now, limit) as Row[]).map(toRecord);
+  }
+
+  async findActiveByPath(rule: string, path: string): Promise<InputRecord | null> {
+    const row = this.stmt.activeByPath.get(rule, path) as Row | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  async list(filter: { state?: InputState; rule?: string; limit?: number; offset?: number }): Promise<InputRecord[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.state !== undefined) {
+      where.push('state = ?');
+      params.push(filter.state);
+    }
+    if (filter.rule !== undefined) {
+      where.push('rule = ?');
+      params.push(filter.rule);
+    }
+    const sql = `SELECT * FROM inputs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id LIMIT ? OFFSET ?`;
+    const rows = this.db.prepare(sql).all(...params, filter.limit ?? -1, filter.offset ?? 0) as Row[];
+    return rows.map(toRecord);
+  }
+
+  async countByState(): Promise<Record<InputState, number>> {
+    const counts = Object.fromEntries(ALL_STATES.map((s) => [s, 0])) as Record<InputState, number>;
+    for (const { state, n } of this.stmt.countByState.all() as { state: InputState; n: number }[]) counts[state] = n;
+    return counts;
+  }
+
+  async events(inputId: number): Promise<LedgerEvent[]> {
+    const rows = this.stmt.events.all(inputId) as { id: number; input_id: number; at: number; kind: string; detail: string | null }[];
+    return rows.map((r) => ({
+      id: r.id,
+      inputId: r.input_id,
+      at: r.at,
+      kind: r.kind,
+      detail: r.detail === null ? null : (JSON.parse(r.detail) as Record<string, unknown>),
+    }));
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  private getRow(id: number): Row | undefined {
+    return this.stmt.get.get(id) as Row | undefined;
+  }
+
+  private mustGet(id: number): InputRecord {
+    const row = this.getRow(id);
+    if (!row) throw new Error(`ledger: input ${id} vanished inside its own transaction`);
+    return toRecord(row);
+  }
+
+  /** An event's kind is the new state (or error/attempt); a string `kind` in the patch's event overrides it, e.g. 'retry'. */
+  private appendEvent(id: number, at: number, defaultKind: string, detail: Record<string, unknown>): void {
+    const { kind, ...rest } = detail;
+    const clean = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+    this.stmt.event.run(
+      id,
+      at,
+      typeof kind === 'string' ? kind : defaultKind,
+      Object.keys(clean).length ? JSON.stringify(clean) : null,
+    );
+  }
+}
+
+function patchParams(p: TransitionPatch) {
+  const flag = (v: unknown) => (v === undefined ? 0 : 1);
+  return {
+    set_document_id: flag(p.documentId),
+    document_id: p.documentId ?? null,
+    set_request_id: flag(p.requestId),
+    request_id: p.requestId ?? null,
+    set_result: flag(p.result),
+    result: p.result == null ? null : JSON.stringify(p.result),
+    set_attempts: flag(p.attempts),
+    attempts: p.attempts ?? 0,
+    set_next_attempt_at: flag(p.nextAttemptAt),
+    next_attempt_at: Math.round(p.nextAttemptAt ?? 0),
+    set_last_error: flag(p.lastError),
+    last_error: p.lastError ?? null,
+    set_final_path: flag(p.finalPath),
+    final_path: p.finalPath ?? null,
+  };
+}
+
+function toRecord(r: Row): InputRecord {
+  return {
+    id: r.id,
+    rule: r.rule,
+    path: r.path,
+    size: r.size,
+    mtimeMs: r.mtime_ms,
+    sha256: r.sha256,
+    state: r.state,
+    documentId: r.document_id,
+    requestId: r.request_id,
+    result: r.result === null ? null : (JSON.parse(r.result) as InputResult),
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at,
+    lastError: r.last_error,
+    finalPath: r.final_path,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}

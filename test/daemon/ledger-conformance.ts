@@ -1,0 +1,202 @@
+// The behaviour every Ledger adapter must have (SQLite now, PostgreSQL later). An adapter's test file calls
+// ledgerConformance with a function opening a fresh, empty ledger.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { InputRecord, Ledger, NewInput } from '../../src/daemon/ledger.js';
+
+let counter = 0;
+function input(over: Partial<NewInput> = {}): NewInput {
+  counter += 1;
+  return { rule: 'invoices', path: `/in/invoices/f${counter}.pdf`, size: 1000 + counter, mtimeMs: 1700000000000.5, sha256: `sha-${counter}`, ...over };
+}
+
+export function ledgerConformance(name: string, open: () => Promise<Ledger>): void {
+  describe(`Ledger conformance: ${name}`, () => {
+    async function withLedger(fn: (l: Ledger) => Promise<void>): Promise<void> {
+      const l = await open();
+      try {
+        await fn(l);
+      } finally {
+        await l.close();
+      }
+    }
+
+    test('addInput records a queued input with every field and a queued event', () =>
+      withLedger(async (l) => {
+        const before = Date.now();
+        const n = input();
+        const { record, created } = await l.addInput(n);
+        assert.equal(created, true);
+        assert.equal(record.state, 'queued');
+        assert.deepEqual(
+          { rule: record.rule, path: record.path, size: record.size, mtimeMs: record.mtimeMs, sha256: record.sha256 },
+          n,
+        );
+        assert.equal(record.documentId, null);
+        assert.equal(record.requestId, null);
+        assert.equal(record.result, null);
+        assert.equal(record.attempts, 0);
+        assert.equal(record.lastError, null);
+        assert.equal(record.finalPath, null);
+        assert.ok(record.createdAt >= before - 1 && record.updatedAt === record.createdAt);
+        assert.ok(record.nextAttemptAt <= Date.now(), 'a new input is due at once');
+        assert.deepEqual(await l.get(record.id), record);
+        const ev = await l.events(record.id);
+        assert.equal(ev.length, 1);
+        assert.equal(ev[0].kind, 'queued');
+        assert.equal(ev[0].inputId, record.id);
+      }));
+
+    test('addInput returns the active input of the same rule and path instead of a second one', () =>
+      withLedger(async (l) => {
+        const n = input();
+        const a = await l.addInput(n);
+        const b = await l.addInput({ ...n, sha256: 'other' });
+        assert.equal(b.created, false);
+        assert.equal(b.record.id, a.record.id);
+        const other = await l.addInput({ ...n, rule: 'receipts' });
+        assert.equal(other.created, true, 'another rule may hold the same path');
+      }));
+
+    test('addInput creates a new input for a path whose earlier input is final', () =>
+      withLedger(async (l) => {
+        const n = input();
+        const a = await l.addInput(n);
+        await l.transition(a.record.id, 'queued', 'failed', { lastError: 'not a PDF' });
+        const b = await l.addInput(n);
+        assert.equal(b.created, true);
+        assert.notEqual(b.record.id, a.record.id);
+      }));
+
+    test('transition sets only the patched fields and appends its event in the same commit', () =>
+      withLedger(async (l) => {
+        const { record } = await l.addInput(input());
+        const up = await l.transition(record.id, 'queued', 'uploaded', { documentId: 'doc-1', event: { bytes: 12 } });
+        assert.equal(up.state, 'uploaded');
+        assert.equal(up.documentId, 'doc-1');
+        const sub = await l.transition(record.id, 'uploaded', 'submitted', { requestId: 'req-1', attempts: 0 });
+        assert.equal(sub.documentId, 'doc-1', 'fields not in the patch are kept');
+        assert.equal(sub.requestId, 'req-1');
+        const result = { data: { total: 12.5, line_items: [{ a: 1 }] }, fileName: 'f.pdf', numPages: 2, templateId: 't', classification: null, confidence: null, outputs: ['/out/a.xlsx'] };
+        const ex = await l.transition(record.id, 'submitted', 'extracted', { result });
+        assert.deepEqual(ex.result, result);
+        const done = await l.transition(record.id, 'extracted', 'written', {});
+        await l.transition(done.id, 'written', 'done', { finalPath: '/processed/f.pdf', lastError: null });
+        const final = await l.get(record.id);
+        assert.equal(final?.state, 'done');
+        assert.equal(final?.finalPath, '/processed/f.pdf');
+        const ev = await l.events(record.id);
+        assert.deepEqual(ev.map((e) => e.kind), ['queued', 'uploaded', 'submitted', 'extracted', 'written', 'done']);
+        assert.equal(ev[1].detail?.bytes, 12);
+        assert.equal(ev[1].detail?.from, 'queued');
+        assert.ok(ev.every((e, i) => i === 0 || e.id > ev[i - 1].id));
+      }));
+
+    test('transition clears a field patched with null', () =>
+      withLedger(async (l) => {
+        const { record } = await l.addInput(input());
+        await l.recordAttempt(record.id, { attempts: 1, lastError: 'HTTP 503', nextAttemptAt: Date.now() + 5000 });
+        const t = await l.transition(record.id, 'queued', 'uploaded', { documentId: 'd', lastError: null });
+        assert.equal(t.lastError, null);
+        assert.equal(t.attempts, 1);
+      }));
+
+    test('transition refuses a stale from-state and changes nothing', () =>
+      withLedger(async (l) => {
+        const { record } = await l.addInput(input());
+        await l.transition(record.id, 'queued', 'uploaded', { documentId: 'd' });
+        await assert.rejects(l.transition(record.id, 'queued', 'uploaded', { documentId: 'x' }), /is uploaded, not queued/);
+        assert.equal((await l.get(record.id))?.documentId, 'd');
+        assert.equal((await l.events(record.id)).length, 2);
+        await assert.rejects(l.transition(999999, 'queued', 'uploaded'), /does not exist/);
+      }));
+
+    test('a retry transition may name its event kind', () =>
+      withLedger(async (l) => {
+        const { record } = await l.addInput(input());
+        await l.transition(record.id, 'queued', 'failed', { lastError: 'boom' });
+        const again = await l.transition(record.id, 'failed', 'queued', { attempts: 0, lastError: null, event: { kind: 'retry', by: 'cli' } });
+        assert.equal(again.state, 'queued');
+        const last = (await l.events(record.id)).at(-1);
+        assert.equal(last?.kind, 'retry');
+        assert.deepEqual(last?.detail, { from: 'failed', by: 'cli' });
+      }));
+
+    test('recordAttempt keeps the state and records the error and backoff', () =>
+      withLedger(async (l) => {
+        const { record } = await l.addInput(input());
+        const later = Date.now() + 60_000;
+        const r = await l.recordAttempt(record.id, { attempts: 2, nextAttemptAt: later, lastError: 'HTTP 429', event: { status: 429 } });
+        assert.equal(r.state, 'queued');
+        assert.equal(r.attempts, 2);
+        assert.equal(r.nextAttemptAt, later);
+        assert.equal(r.lastError, 'HTTP 429');
+        const last = (await l.events(record.id)).at(-1);
+        assert.equal(last?.kind, 'error');
+        assert.equal(last?.detail?.status, 429);
+        await assert.rejects(l.recordAttempt(999999, { attempts: 1 }), /does not exist/);
+      }));
+
+    test('listDue returns non-final inputs due now, earliest due first, up to the limit', () =>
+      withLedger(async (l) => {
+        const now = Date.now();
+        const a = (await l.addInput(input())).record;
+        const b = (await l.addInput(input())).record;
+        const c = (await l.addInput(input())).record;
+        const d = (await l.addInput(input())).record;
+        await l.recordAttempt(a.id, { nextAttemptAt: now + 60_000 });
+        await l.transition(b.id, 'queued', 'done');
+        await l.transition(d.id, 'queued', 'timed_out', { nextAttemptAt: now - 10_000 });
+        const due = await l.listDue(now + 1000, 10);
+        assert.deepEqual(due.map((r) => r.id), [d.id, c.id]);
+        assert.deepEqual((await l.listDue(now + 1000, 1)).map((r) => r.id), [d.id]);
+        assert.deepEqual((await l.listDue(now + 120_000, 10)).map((r) => r.id).sort((x, y) => x - y), [a.id, c.id, d.id]);
+      }));
+
+    test('findBySha finds the oldest other input of the rule with that content that did not fail', () =>
+      withLedger(async (l) => {
+        const failed = (await l.addInput(input({ sha256: 'same' }))).record;
+        await l.transition(failed.id, 'queued', 'failed');
+        const first = (await l.addInput(input({ sha256: 'same' }))).record;
+        const second = (await l.addInput(input({ sha256: 'same' }))).record;
+        await l.addInput(input({ sha256: 'same', rule: 'receipts' }));
+        assert.equal((await l.findBySha('invoices', 'same', second.id))?.id, first.id);
+        assert.equal((await l.findBySha('invoices', 'same', first.id))?.id, second.id);
+        assert.equal(await l.findBySha('invoices', 'nope', 0), null);
+      }));
+
+    test('findActiveByPath ignores final inputs', () =>
+      withLedger(async (l) => {
+        const n = input();
+        const { record } = await l.addInput(n);
+        assert.equal((await l.findActiveByPath(n.rule, n.path))?.id, record.id);
+        await l.transition(record.id, 'queued', 'duplicate', { finalPath: '/dup/x.pdf' });
+        assert.equal(await l.findActiveByPath(n.rule, n.path), null);
+      }));
+
+    test('list filters by state and rule with limit and offset; countByState counts every state', () =>
+      withLedger(async (l) => {
+        const ids: number[] = [];
+        for (let i = 0; i < 5; i++) ids.push((await l.addInput(input())).record.id);
+        await l.addInput(input({ rule: 'receipts' }));
+        await l.transition(ids[0], 'queued', 'failed');
+        await l.transition(ids[1], 'queued', 'failed');
+        const queued = await l.list({ state: 'queued', rule: 'invoices' });
+        assert.deepEqual(queued.map((r) => r.id), ids.slice(2));
+        assert.deepEqual((await l.list({ rule: 'invoices', limit: 2, offset: 1 })).map((r: InputRecord) => r.id), ids.slice(1, 3));
+        assert.equal((await l.list({})).length, 6);
+        const counts = await l.countByState();
+        assert.equal(counts.queued, 4);
+        assert.equal(counts.failed, 2);
+        assert.equal(counts.done, 0);
+        assert.equal(counts.timed_out, 0);
+        assert.equal(Object.keys(counts).length, 9);
+      }));
+
+    test('events of an unknown input are empty; get of an unknown input is null', () =>
+      withLedger(async (l) => {
+        assert.deepEqual(await l.events(424242), []);
+        assert.equal(await l.get(424242), null);
+      }));
+  });
+}

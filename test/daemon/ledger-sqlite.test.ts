@@ -1,0 +1,79 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { openSqliteLedger } from '../../src/daemon/ledger-sqlite.js';
+import { MIGRATIONS } from '../../src/daemon/ledger-sqlite-migrations.js';
+import { ledgerConformance } from './ledger-conformance.js';
+
+const dir = await mkdtemp(join(tmpdir(), 'docdrop-ledger-'));
+after(() => rm(dir, { recursive: true, force: true }));
+let n = 0;
+
+ledgerConformance('sqlite', () => openSqliteLedger(join(dir, `conf-${++n}.db`)));
+
+test('opens in WAL mode at the latest schema version and migrates only once', async () => {
+  const path = join(dir, 'pragmas.db');
+  const ledger = await openSqliteLedger(path);
+  await ledger.close();
+  const db = new Database(path, { readonly: true });
+  try {
+    assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+    assert.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.length);
+  } finally {
+    db.close();
+  }
+  const again = await openSqliteLedger(path);
+  assert.equal((await again.list({})).length, 0, 'reopening runs no migration twice');
+  await again.close();
+});
+
+test('refuses a database written by a newer docdrop', async () => {
+  const path = join(dir, 'newer.db');
+  const db = new Database(path);
+  db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+  db.close();
+  await assert.rejects(openSqliteLedger(path), /newer than this docdrop/);
+});
+
+test('keeps every committed transition when the writing process is killed with SIGKILL', async () => {
+  const path = join(dir, 'killed.db');
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/ledger-writer.ts', import.meta.url)), path], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const reported: [number, string][] = [];
+  let buf = '';
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  child.stdout.on('data', (chunk: Buffer) => {
+    buf += chunk.toString();
+    const lines = buf.split('\n');
+    buf = lines.pop() ?? '';
+    for (const line of lines) {
+      const [id, state] = line.split(' ');
+      reported.push([Number(id), state]);
+    }
+    // Kill at an arbitrary point mid-flow, after a few hundred commits.
+    if (reported.length >= 400 && child.exitCode === null) child.kill('SIGKILL');
+  });
+  await exited;
+  assert.equal(child.signalCode, 'SIGKILL');
+  assert.ok(reported.length >= 400);
+
+  const ledger = await openSqliteLedger(path);
+  try {
+    const byId = new Map<number, string[]>();
+    for (const [id, state] of reported) byId.set(id, [...(byId.get(id) ?? []), state]);
+    for (const [id, states] of byId) {
+      const kinds = (await ledger.events(id)).map((e) => e.kind);
+      assert.deepEqual(kinds.slice(0, states.length), states, `input ${id} lost a committed transition`);
+      const rec = await ledger.get(id);
+      assert.equal(rec?.state, kinds.at(-1), 'row and event log agree');
+    }
+  } finally {
+    await ledger.close();
+  }
+});
