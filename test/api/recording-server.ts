@@ -12,7 +12,7 @@ export interface Recorded {
   body: Buffer;
 }
 
-export type Handler = (req: Recorded, res: http.ServerResponse, index: number) => void | Promise<void>;
+export type Handler = (req: Recorded, res: http.ServerResponse, index: number) => unknown;
 
 export interface RecordingServer {
   baseUrl: string;
