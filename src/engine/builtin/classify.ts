@@ -1,0 +1,77 @@
+// Chooses a label for a document from its text and the labels' words.
+//
+// Each label's query = its label and description words, plus the general cue words of any document
+// type it names (an "invoice" label also looks for "due date", "bill to", ...). Its evidence is a
+// BM25-like sum over query terms of saturated term counts, weighted down for terms that many labels
+// share. Scores become probabilities by a softmax over the labels plus an implicit "none" option with
+// a fixed evidence level: a document that matches no label well gives most mass to "none". That mass
+// then goes to a catch-all label ("other") when there is one, else is spread evenly over all labels,
+// so an unrelated document ends near uniform, never near 1 for any label.
+import type { ClassifyInput, ClassifyOutput } from '../types.js';
+import { pageTextOf } from '../layout/lines.js';
+import { CATCH_ALL_WORDS, DOCUMENT_TYPE_CUES, STOPWORDS, tokenize } from './vocabulary.js';
+
+/** Evidence a label must beat to draw mass away from "none". */
+const NONE_EVIDENCE = 1.2;
+/** Softmax temperature: evidence units per factor e of odds. */
+const TEMPERATURE = 0.6;
+
+interface Query {
+  label: string;
+  /** phrase (one or more words) -> weight */
+  terms: Map<string, number>;
+  catchAll: boolean;
+}
+
+function buildQuery(label: string, description: string): Query {
+  const words = tokenize(`${label} ${description}`).filter((w) => !STOPWORDS.has(w) && w.length > 1);
+  const terms = new Map<string, number>();
+  for (const w of words) terms.set(w, Math.max(terms.get(w) ?? 0, 1));
+  const own = ` ${words.join(' ')} `;
+  for (const [type, cues] of Object.entries(DOCUMENT_TYPE_CUES)) {
+    if (!own.includes(` ${type} `)) continue;
+    for (const c of cues) terms.set(c, Math.max(terms.get(c) ?? 0, 0.6));
+    terms.set(type, 1.5);
+  }
+  const catchAll = tokenize(label).some((w) => CATCH_ALL_WORDS.has(w));
+  return { label, terms, catchAll };
+}
+
+function countPhrase(haystack: string, phrase: string): number {
+  let n = 0;
+  for (let i = haystack.indexOf(` ${phrase} `); i >= 0; i = haystack.indexOf(` ${phrase} `, i + 1)) n++;
+  return n;
+}
+
+export function classifyPages(input: ClassifyInput): ClassifyOutput {
+  const text = ` ${tokenize(input.pages.map(pageTextOf).join('\n')).join(' ')} `;
+  const queries = input.classes.map((c) => buildQuery(c.label, c.description ?? ''));
+  // Terms that several labels share tell them apart less.
+  const share = new Map<string, number>();
+  for (const q of queries) for (const t of q.terms.keys()) share.set(t, (share.get(t) ?? 0) + 1);
+  const evidence = queries.map((q) => {
+    let s = 0;
+    for (const [term, weight] of q.terms) {
+      const tf = countPhrase(text, term);
+      if (tf === 0) continue;
+      const idf = Math.log(1 + queries.length / (share.get(term) ?? 1));
+      s += weight * idf * ((tf * 2.2) / (tf + 1.2));
+    }
+    // Long queries find more by chance: compare evidence per square root of query size.
+    return s / Math.sqrt(Math.max(4, q.terms.size) / 4);
+  });
+  const logits = [...evidence, NONE_EVIDENCE].map((e) => e / TEMPERATURE);
+  const max = Math.max(...logits);
+  const exps = logits.map((l) => Math.exp(l - max));
+  const sum = exps.reduce((a, b) => a + b, 0);
+  const probs = exps.map((e) => e / sum);
+  const none = probs.pop() as number;
+  const catchAll = queries.map((q, i) => (q.catchAll ? i : -1)).filter((i) => i >= 0);
+  const receivers = catchAll.length ? catchAll : queries.map((_, i) => i);
+  for (const i of receivers) probs[i] += none / receivers.length;
+  const scores: Record<string, number> = {};
+  queries.forEach((q, i) => (scores[q.label] = Math.round(probs[i] * 1e6) / 1e6));
+  let best = 0;
+  probs.forEach((p, i) => (p > probs[best] ? (best = i) : undefined));
+  return { label: queries[best]?.label ?? '', scores };
+}

@@ -1,0 +1,160 @@
+// Table fields from column alignment: a header line whose words match the subFields' names or
+// descriptions fixes the columns; the lines below are cut at the column boundaries until a totals
+// line, a wide vertical gap or the end of the page. With detect_tables the rules are stricter (see
+// docs/engine.md): the header must match more columns and every number cell must sit under its header.
+import type { FieldDefinition, SubFieldDefinition } from '../../api/types.js';
+import type { Line } from '../layout/lines.js';
+import type { Word } from '../types.js';
+import { fieldTerms, labelScore, type FieldTerms } from './field-terms.js';
+import { formatDate } from './format-date.js';
+import { findDates } from './parse-date.js';
+import { pickAmount, type ValueContext } from './typed-value.js';
+import { PARTIAL_TOTAL_WORDS, synonymsOf, tokenize } from './vocabulary.js';
+
+interface Column {
+  /** null: a header column that matches no subField (kept so its cells do not leak into neighbours). */
+  sub: { def: SubFieldDefinition; terms: FieldTerms } | null;
+  x0: number;
+  x1: number;
+}
+
+interface Header {
+  line: Line;
+  columns: Column[];
+  matched: number;
+}
+
+export interface TableOptions {
+  ctx: ValueContext;
+  dateFormat: string | null;
+  /** detect_tables: stricter header and alignment rules. */
+  strict: boolean;
+}
+
+const TOTAL_TERMS = synonymsOf('total');
+
+/** Matches subFields to word spans of one line; each word serves one column. */
+function matchHeader(line: Line, subs: { def: SubFieldDefinition; terms: FieldTerms }[]): Header | null {
+  type Span = { sub: number; start: number; end: number; score: number };
+  const words = line.words;
+  const tokens = words.map((w) => tokenize(w.text));
+  const spans: Span[] = [];
+  subs.forEach((s, si) => {
+    for (let a = 0; a < words.length; a++) {
+      const acc: string[] = [];
+      for (let b = a; b < Math.min(words.length, a + 3); b++) {
+        // A span never crosses a wide gap: header cells are separated by one.
+        if (b > a && words[b].x0 - words[b - 1].x1 > 0.9 * line.height) break;
+        acc.push(...tokens[b]);
+        const { score } = labelScore(acc, s.terms);
+        const unmatched = acc.filter((t) => labelScore([t], s.terms).score === 0).length;
+        if (score >= 0.5 && unmatched === 0) spans.push({ sub: si, start: a, end: b, score: score + 0.01 * (b - a) });
+      }
+    }
+  });
+  spans.sort((x, y) => y.score - x.score);
+  const usedWords = new Set<number>();
+  const usedSubs = new Set<number>();
+  const columns: Column[] = [];
+  for (const sp of spans) {
+    if (usedSubs.has(sp.sub)) continue;
+    let free = true;
+    for (let i = sp.start; i <= sp.end; i++) if (usedWords.has(i)) free = false;
+    if (!free) continue;
+    usedSubs.add(sp.sub);
+    for (let i = sp.start; i <= sp.end; i++) usedWords.add(i);
+    columns.push({ sub: subs[sp.sub], x0: words[sp.start].x0, x1: words[sp.end].x1 });
+  }
+  if (columns.length === 0) return null;
+  // Unmatched header words become ignored columns, grouped like phrases.
+  let group: Word[] = [];
+  const flush = () => {
+    if (group.length) columns.push({ sub: null, x0: group[0].x0, x1: group[group.length - 1].x1 });
+    group = [];
+  };
+  words.forEach((w, i) => {
+    if (usedWords.has(i)) return flush();
+    const prev = group[group.length - 1];
+    if (prev && w.x0 - prev.x1 > 0.9 * line.height) flush();
+    group.push(w);
+  });
+  flush();
+  columns.sort((a, b) => a.x0 - b.x0);
+  return { line, columns, matched: usedSubs.size };
+}
+
+/** Splits a line's words into the header's columns: each word goes to the column band holding its centre. */
+function cells(line: Line, columns: Column[]): string[] {
+  const bounds = columns.slice(0, -1).map((c, i) => (c.x1 + columns[i + 1].x0) / 2);
+  const out = columns.map(() => [] as string[]);
+  for (const w of line.words) {
+    const isNumber = /\d/.test(w.text) && !/\p{L}{3}/u.test(w.text);
+    // Numbers are usually right-aligned under their header, text left-aligned: judge each by that edge.
+    const x = isNumber ? w.x1 - 1 : w.x0 + 1;
+    let i = bounds.findIndex((b) => x < b);
+    if (i < 0) i = columns.length - 1;
+    out[i].push(w.text);
+  }
+  return out.map((ws) => ws.join(' '));
+}
+
+function isTotalsLine(line: Line): boolean {
+  const tokens = tokenize(line.text);
+  return tokens.slice(0, 4).some((t) => TOTAL_TERMS.has(t) || PARTIAL_TOTAL_WORDS.has(t) || /^(sub)?total|summe$|^gesamt/.test(t));
+}
+
+function cellValue(text: string, sub: SubFieldDefinition, opts: TableOptions): unknown {
+  if (sub.type === 'number') return pickAmount(text)?.value ?? null;
+  if (sub.type === 'date') {
+    const d = findDates(text, { monthFirst: opts.ctx.monthFirst })[0];
+    return d ? formatDate(d.date, opts.dateFormat) : null;
+  }
+  const t = text.trim();
+  return t === '' ? null : t;
+}
+
+function rowsUnder(lines: Line[], header: Header, opts: TableOptions): Record<string, unknown>[] {
+  const rows: Record<string, unknown>[] = [];
+  const numberCols = header.columns.filter((c) => c.sub?.def.type === 'number');
+  let lastY = header.line.y1;
+  for (const line of lines.slice(header.line.index + 1)) {
+    if (line.page !== header.line.page) break;
+    if (line.y0 - lastY > 4 * Math.max(line.height, header.line.height)) break;
+    if (isTotalsLine(line)) break;
+    const texts = cells(line, header.columns);
+    const row: Record<string, unknown> = {};
+    let numbers = 0;
+    header.columns.forEach((c, i) => {
+      if (!c.sub) return;
+      const v = cellValue(texts[i], c.sub.def, opts);
+      row[c.sub.def.name] = v;
+      if (c.sub.def.type === 'number' && v !== null) numbers++;
+    });
+    const needed = opts.strict ? numberCols.length : 1;
+    if (numberCols.length === 0 || numbers < Math.max(1, needed)) continue;
+    lastY = line.y1;
+    rows.push(row);
+  }
+  return rows;
+}
+
+export function extractTable(lines: Line[], field: FieldDefinition & { subFields: SubFieldDefinition[] }, opts: TableOptions): Record<string, unknown>[] {
+  const subs = (field.subFields ?? []).map((def) => ({ def, terms: fieldTerms(def) }));
+  if (subs.length === 0) return [];
+  const minMatched = opts.strict ? Math.min(3, subs.length) : Math.min(2, subs.length);
+  const headers: Header[] = [];
+  for (const line of lines) {
+    const h = matchHeader(line, subs);
+    if (h && h.matched >= minMatched) headers.push(h);
+  }
+  if (headers.length === 0) return [];
+  // One header per page (tables repeat their header on continuation pages): the best match of each page.
+  const best = new Map<number, Header>();
+  for (const h of headers) {
+    const cur = best.get(h.line.page);
+    if (!cur || h.matched > cur.matched) best.set(h.line.page, h);
+  }
+  const all = [...best.values()].sort((a, b) => a.line.index - b.line.index);
+  const top = Math.max(...all.map((h) => h.matched));
+  return all.filter((h) => h.matched === top).flatMap((h) => rowsUnder(lines, h, opts));
+}

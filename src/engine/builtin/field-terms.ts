@@ -1,0 +1,74 @@
+// What a Workflow field is about: its label terms (from the name, expanded with synonyms), its
+// description words, and the role it plays (total, document date, vendor, ...), which decides the
+// candidate scoring and the fallbacks when no label is printed.
+import type { FieldDefinition, SubFieldDefinition } from '../../api/types.js';
+import { STOPWORDS, synonymsOf, tokenize } from './vocabulary.js';
+
+export type FieldRole = 'total' | 'date' | 'vendor' | 'address' | 'identifier' | 'amount' | 'plain';
+
+export interface FieldTerms {
+  name: string;
+  type: FieldDefinition['type'];
+  /** One entry per meaningful word of the name: the word and its synonyms. */
+  nameTerms: Set<string>[];
+  /** Description words (with synonyms), a weaker signal. */
+  descTerms: Set<string>[];
+  role: FieldRole;
+}
+
+const VENDOR_WORDS = new Set(['vendor', 'seller', 'supplier', 'company', 'merchant', 'issuer', 'store', 'shop', 'business', 'lieferant', 'fournisseur', 'restaurant']);
+const TOTAL_WORDS = new Set(['total', 'amount', 'sum', 'balance', 'gesamt', 'betrag', 'summe', 'montant', 'due', 'payable']);
+const ID_WORDS = new Set(['number', 'no', 'nr', 'id', 'ref', 'reference', 'code', 'nummer']);
+
+function meaningful(words: string[]): string[] {
+  return words.filter((w) => !STOPWORDS.has(w) && w.length > 0);
+}
+
+function roleOf(type: FieldDefinition['type'], nameWords: string[], descWords: string[]): FieldRole {
+  const all = new Set([...nameWords, ...descWords]);
+  if (type === 'date') return 'date';
+  if (type === 'number') return nameWords.some((w) => TOTAL_WORDS.has(w)) || (nameWords.length === 0 && descWords.some((w) => TOTAL_WORDS.has(w))) ? 'total' : 'amount';
+  if (nameWords.includes('address') || nameWords.includes('addr')) return 'address';
+  if (nameWords.some((w) => ID_WORDS.has(w))) return 'identifier';
+  if (nameWords.some((w) => VENDOR_WORDS.has(w)) || (nameWords.includes('name') && [...all].some((w) => VENDOR_WORDS.has(w)))) return 'vendor';
+  return 'plain';
+}
+
+export function fieldTerms(field: FieldDefinition | SubFieldDefinition): FieldTerms {
+  const nameWords = meaningful(field.name.toLowerCase().split(/_+/));
+  const descWords = meaningful(tokenize(field.description ?? '')).filter((w) => !nameWords.includes(w));
+  return {
+    name: field.name,
+    type: field.type,
+    nameTerms: nameWords.map((w) => synonymsOf(w)),
+    descTerms: descWords.map((w) => synonymsOf(w)),
+    role: roleOf(field.type, nameWords, descWords),
+  };
+}
+
+/** true when a printed token stands for the term: equal, a synonym, or a compound part (Rechnungsnummer). */
+export function tokenMatches(token: string, term: Set<string>): boolean {
+  if (term.has(token)) return true;
+  const t = token.replace(/[.:#]+$/, '');
+  if (term.has(t)) return true;
+  for (const s of term) {
+    if (s.length >= 4 && t.length > s.length + 2 && (t.startsWith(s) || t.endsWith(s))) return true;
+  }
+  return false;
+}
+
+/** Share of the name terms (1 each) and description terms (0.25 each) found among the tokens. */
+export function labelScore(tokens: string[], terms: FieldTerms): { score: number; matched: number[] } {
+  const matched: number[] = [];
+  const hitsOf = (list: Set<string>[]): number =>
+    list.filter((term) => {
+      const i = tokens.findIndex((t) => tokenMatches(t, term));
+      if (i >= 0) matched.push(i);
+      return i >= 0;
+    }).length;
+  const hits = hitsOf(terms.nameTerms);
+  const descHits = hitsOf(terms.descTerms);
+  const nameShare = terms.nameTerms.length ? hits / terms.nameTerms.length : 0;
+  const descShare = terms.descTerms.length ? descHits / terms.descTerms.length : 0;
+  return { score: nameShare + 0.25 * descShare, matched };
+}

@@ -1,0 +1,101 @@
+// Finds printed labels of a field and the values next to them: on the same line after the label
+// ("Invoice No: 123"), in the next phrase to the right across a column gap, or on the line below the
+// label ("Date" over "15.11.2019"). Each candidate carries a score; see docs/engine.md for the rules.
+import type { Line, Phrase } from '../layout/lines.js';
+import type { Word } from '../types.js';
+import { labelScore, type FieldTerms } from './field-terms.js';
+import { typedValue, type TypedValue, type ValueContext } from './typed-value.js';
+import { tokenize } from './vocabulary.js';
+
+export interface Candidate {
+  value: TypedValue;
+  score: number;
+  line: Line;
+  /** Tokens of the label and what precedes it in its phrase (for role rules: "due date", "subtotal"). */
+  labelTokens: string[];
+  /** Where the value sat relative to its label. */
+  source: 'inline' | 'right' | 'below' | 'fallback';
+}
+
+const SOURCE_BONUS = { inline: 0.2, right: 0.15, below: 0.1, fallback: 0 } as const;
+const MAX_LABEL_WORDS = 5;
+
+const wordsText = (ws: Word[]): string => ws.map((w) => w.text).join(' ');
+
+/** Best label span that starts in this phrase: [start, end] word indexes and its score. */
+function bestLabelSpan(phrase: Phrase, terms: FieldTerms): { start: number; end: number; score: number } | null {
+  const wordTokens = phrase.words.map((w) => tokenize(w.text));
+  let best: { start: number; end: number; score: number } | null = null;
+  for (let s = 0; s < phrase.words.length; s++) {
+    if (wordTokens[s].length === 0) continue;
+    const tokens: string[] = [];
+    for (let e = s; e < Math.min(phrase.words.length, s + MAX_LABEL_WORDS); e++) {
+      tokens.push(...wordTokens[e]);
+      const { score } = labelScore(tokens, terms);
+      // Words in the label that match no term dilute it ("Customer Order No" vs "Order No").
+      const unmatched = tokens.filter((t) => labelScore([t], terms).score === 0).length;
+      const adjusted = score - 0.08 * unmatched - 0.02 * s;
+      if (score >= 0.5 && (!best || adjusted > best.score)) best = { start: s, end: e, score: adjusted };
+      // A label ends at its colon.
+      if (/:$/.test(phrase.words[e].text)) break;
+    }
+  }
+  return best;
+}
+
+function valueRightOf(lines: Line[], line: Line, x: number): Phrase[] {
+  const cy = (line.y0 + line.y1) / 2;
+  const out: Phrase[] = [];
+  for (const l of lines) {
+    if (l.page !== line.page) continue;
+    const lcy = (l.y0 + l.y1) / 2;
+    if (Math.abs(lcy - cy) > 0.6 * Math.max(line.height, l.height)) continue;
+    for (const p of l.phrases) if (p.x0 >= x - 1) out.push(p);
+  }
+  return out.sort((a, b) => a.x0 - b.x0).slice(0, 2);
+}
+
+function valueBelow(lines: Line[], line: Line, x0: number, x1: number): Phrase[] {
+  const out: Phrase[] = [];
+  const below = lines
+    .filter((l) => l.page === line.page && l.y0 >= line.y1 - 0.2 * line.height && l.y0 - line.y1 < 3 * line.height && l !== line)
+    .sort((a, b) => a.y0 - b.y0)
+    .slice(0, 2);
+  for (const l of below) {
+    const p = l.phrases.find((ph) => ph.x0 < x1 + line.height && ph.x1 > x0 - line.height);
+    if (p) out.push(p);
+  }
+  return out;
+}
+
+/** Every labelled candidate for the field in the document. */
+export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueContext): Candidate[] {
+  const out: Candidate[] = [];
+  for (const line of lines) {
+    for (const phrase of line.phrases) {
+      const span = bestLabelSpan(phrase, terms);
+      if (!span) continue;
+      const labelTokens = tokenize(wordsText(phrase.words.slice(0, span.end + 1)));
+      const push = (text: string, source: Candidate['source'], at: Line) => {
+        const value = typedValue(text, terms, ctx);
+        if (!value) return false;
+        // A text value that is itself a label ("Date:") is not a value.
+        if (value.kind === 'text' && /:$/.test(text.trim()) && text.trim().split(/\s+/).length <= 3) return false;
+        out.push({ value, score: span.score + SOURCE_BONUS[source], line: at, labelTokens, source });
+        return true;
+      };
+      const rest = phrase.words.slice(span.end + 1);
+      if (rest.length && push(wordsText(rest), 'inline', line)) continue;
+      const labelX1 = phrase.words[span.end].x1;
+      let found = false;
+      for (const p of valueRightOf(lines, line, labelX1)) if (!found && push(p.text, 'right', line)) found = true;
+      if (found) continue;
+      const x0 = phrase.words[span.start].x0;
+      for (const p of valueBelow(lines, line, x0, labelX1)) {
+        const at = lines.find((l) => l.phrases.includes(p)) ?? line;
+        if (push(p.text, 'below', at)) break;
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,72 @@
+// Printed amounts -> numbers: thousands separators (1,234.50 / 1.234,50 / 1 234,50 / 1'234.50),
+// currency signs and codes before or after, negative forms (-12.00, (12.00), 12.00-, 12.00 CR).
+
+export interface AmountMatch {
+  value: number;
+  start: number;
+  end: number;
+  /** The number had a currency sign or code next to it. */
+  currency: boolean;
+  /** The number had a decimal part (12.50 rather than 12). */
+  decimals: boolean;
+}
+
+const CURRENCY = String.raw`(?:[$€£¥₹]|RM|USD|EUR|GBP|CHF|INR|MYR|CAD|AUD|SGD|JPY|Rs\.?|EUR)`;
+// A number: digits with optional grouping, then an optional 1-4 digit decimal part.
+const NUMBER = String.raw`\d{1,3}(?:[,. '\u00a0\u202f]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?`;
+const AMOUNT_RE = new RegExp(
+  String.raw`(?<![\w.,])(\()?\s?(-|−)?\s?(${CURRENCY})?\s?(-|−)?\s?(${NUMBER})(?![\w]|[.,]\d)\s?(${CURRENCY})?(?![A-Za-z])(\))?(-|\s?CR\b)?`,
+  'gu',
+);
+
+/** Interprets one number string with its own separators. */
+export function parseNumber(raw: string): { value: number; decimals: boolean } | null {
+  const s = raw.replace(/[\s'\u00a0\u202f]/g, '');
+  if (!/^\d[\d.,]*$/.test(s)) return null;
+  const lastDot = s.lastIndexOf('.');
+  const lastComma = s.lastIndexOf(',');
+  const sepAt = Math.max(lastDot, lastComma);
+  let intPart = s;
+  let frac = '';
+  if (sepAt >= 0) {
+    const sep = s[sepAt];
+    const after = s.slice(sepAt + 1);
+    const bothKinds = lastDot >= 0 && lastComma >= 0;
+    const repeated = s.split(sep).length - 1 > 1;
+    // With both kinds the last one is the decimal mark; a repeated mark groups thousands; a lone mark
+    // followed by exactly three digits groups thousands too (1,234 / 1.234), unless it follows a 0.
+    const isDecimal = bothKinds || (!repeated && !(after.length === 3 && !/^0+$/.test(s.slice(0, sepAt))));
+    if (isDecimal) {
+      intPart = s.slice(0, sepAt);
+      frac = after;
+    }
+  }
+  intPart = intPart.replace(/[.,]/g, '');
+  if (intPart === '') intPart = '0';
+  const value = Number(`${intPart}${frac ? `.${frac}` : ''}`);
+  return Number.isFinite(value) ? { value, decimals: frac.length > 0 } : null;
+}
+
+export function findAmounts(text: string): AmountMatch[] {
+  const out: AmountMatch[] = [];
+  AMOUNT_RE.lastIndex = 0;
+  for (let m = AMOUNT_RE.exec(text); m; m = AMOUNT_RE.exec(text)) {
+    const parsed = parseNumber(m[5]);
+    if (!parsed) continue;
+    const negative = Boolean(m[2] || m[4] || (m[1] && m[7]) || m[8]);
+    out.push({
+      value: negative ? -parsed.value : parsed.value,
+      start: m.index,
+      end: m.index + m[0].length,
+      currency: Boolean(m[3] || m[6]),
+      decimals: parsed.decimals,
+    });
+  }
+  return out;
+}
+
+/** The amount of a short value string ("$1,234.50", "1.234,50 EUR"), or null. */
+export function parseAmount(text: string): number | null {
+  const all = findAmounts(text);
+  return all.length ? all[all.length - 1].value : null;
+}

@@ -1,0 +1,135 @@
+// Printed dates -> calendar dates. Covers numeric forms (ISO, d/m/y, m/d/y, d.m.y, 2-digit years),
+// month names in English, German and French (full and abbreviated), and ordinal days ("15th").
+// Ambiguous d/m vs m/d is settled by the values (13+ can only be a day), else day-first unless the
+// caller prefers month-first (a document that shows an unambiguous m/d date elsewhere).
+
+export interface CalendarDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+export interface DateMatch {
+  date: CalendarDate;
+  /** Character range of the match in the searched text. */
+  start: number;
+  end: number;
+  /** true when d/m vs m/d could not be told apart from the values. */
+  ambiguous: boolean;
+}
+
+const MONTHS: Record<string, number> = {};
+const monthNames: string[][] = [
+  ['january', 'jan', 'januar', 'jän', 'janvier', 'janv'],
+  ['february', 'feb', 'februar', 'fév', 'fev', 'février', 'fevrier', 'févr'],
+  ['march', 'mar', 'märz', 'maerz', 'mars', 'mär'],
+  ['april', 'apr', 'avril', 'avr'],
+  ['may', 'mai'],
+  ['june', 'jun', 'juni', 'juin'],
+  ['july', 'jul', 'juli', 'juillet', 'juil'],
+  ['august', 'aug', 'août', 'aout'],
+  ['september', 'sep', 'sept', 'septembre'],
+  ['october', 'oct', 'oktober', 'okt', 'octobre'],
+  ['november', 'nov', 'novembre'],
+  ['december', 'dec', 'dezember', 'dez', 'décembre', 'decembre', 'déc'],
+];
+monthNames.forEach((names, i) => names.forEach((n) => (MONTHS[n] = i + 1)));
+
+const MONTH_RE = Object.keys(MONTHS)
+  .sort((a, b) => b.length - a.length)
+  .join('|');
+
+function validDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1 || day > 31 || year < 1900 || year > 2100) return false;
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+}
+
+function fullYear(y: string): number {
+  const n = Number(y);
+  if (y.length === 4) return n;
+  // Two-digit years: 00-69 -> 20xx, 70-99 -> 19xx (the POSIX strptime pivot).
+  return n < 70 ? 2000 + n : 1900 + n;
+}
+
+type Pattern = { re: RegExp; build: (m: RegExpExecArray, monthFirst: boolean) => { date: CalendarDate; ambiguous: boolean } | null };
+
+const SEP = '[./\\-]';
+const patterns: Pattern[] = [
+  // 2019-11-15, 2019/11/15, 2019.11.15
+  {
+    re: new RegExp(`(?<!\\d)(\\d{4})${SEP}(\\d{1,2})${SEP}(\\d{1,2})(?!\\d)`, 'g'),
+    build: (m) => ({ date: { year: +m[1], month: +m[2], day: +m[3] }, ambiguous: false }),
+  },
+  // 20191115 (compact ISO, only when it forms a valid date)
+  {
+    re: /(?<![\d.,])((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\d.,])/g,
+    build: (m) => ({ date: { year: +m[1], month: +m[2], day: +m[3] }, ambiguous: false }),
+  },
+  // 15/11/2019, 11/15/2019, 15.11.2019, 12-01-19, 15.11.19
+  {
+    re: new RegExp(`(?<![\\d.,/])(\\d{1,2})\\s?(${SEP})\\s?(\\d{1,2})\\s?\\2\\s?(\\d{4}|\\d{2})(?![\\d/]|[.,]\\d)`, 'g'),
+    build: (m, monthFirst) => {
+      const a = +m[1];
+      const b = +m[3];
+      const year = fullYear(m[4]);
+      if (a > 12 && b <= 12) return { date: { year, month: b, day: a }, ambiguous: false };
+      if (b > 12 && a <= 12) return { date: { year, month: a, day: b }, ambiguous: false };
+      // A dot separator is a day-first convention (German, French, ...).
+      const dayFirst = m[2] === '.' || !monthFirst;
+      return { date: dayFirst ? { year, month: b, day: a } : { year, month: a, day: b }, ambiguous: a !== b && m[2] !== '.' };
+    },
+  },
+  // 15 Nov 2019, 15-Nov-2019, 15. November 2019, 15th of November 2019, 05 MAR 2018, 1er mars 2019
+  {
+    re: new RegExp(`(?<![\\w])(\\d{1,2})(?:st|nd|rd|th|er)?\\.?[\\s\\-/]*(?:of\\s+)?(${MONTH_RE})\\.?[\\s\\-/,]*(\\d{4}|\\d{2})(?![\\d])`, 'giu'),
+    build: (m) => {
+      const month = MONTHS[m[2].toLowerCase()];
+      return month ? { date: { year: fullYear(m[3]), month, day: +m[1] }, ambiguous: false } : null;
+    },
+  },
+  // Nov 15, 2019, November 15th 2019
+  {
+    re: new RegExp(`(?<![\\w])(${MONTH_RE})\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?,?\\s*(\\d{4})(?!\\d)`, 'giu'),
+    build: (m) => {
+      const month = MONTHS[m[1].toLowerCase()];
+      return month ? { date: { year: +m[3], month, day: +m[2] }, ambiguous: false } : null;
+    },
+  },
+];
+
+/** Every date in `text`, in order of position; overlapping matches keep the earliest, longest. */
+export function findDates(text: string, opts: { monthFirst?: boolean } = {}): DateMatch[] {
+  const found: DateMatch[] = [];
+  for (const p of patterns) {
+    p.re.lastIndex = 0;
+    for (let m = p.re.exec(text); m; m = p.re.exec(text)) {
+      const built = p.build(m, opts.monthFirst ?? false);
+      if (!built || !validDate(built.date.year, built.date.month, built.date.day)) continue;
+      found.push({ ...built, start: m.index, end: m.index + m[0].length });
+    }
+  }
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: DateMatch[] = [];
+  for (const f of found) {
+    const last = out[out.length - 1];
+    if (last && f.start < last.end) continue;
+    out.push(f);
+  }
+  return out;
+}
+
+export function parseDate(text: string, opts: { monthFirst?: boolean } = {}): CalendarDate | null {
+  return findDates(text, opts)[0]?.date ?? null;
+}
+
+/** true when the text holds a slash date that can only be read month-first (e.g. 11/15/2019). */
+export function showsMonthFirst(text: string): boolean {
+  const re = /(?<![\d.])(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})(?!\d)/g;
+  let monthFirst = false;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (+m[1] > 12 && +m[2] <= 12) return false;
+    if (+m[2] > 12 && +m[1] <= 12) monthFirst = true;
+  }
+  return monthFirst;
+}

@@ -1,0 +1,87 @@
+// Role-specific scoring of labelled candidates (grand total over subtotal, the document date over a
+// due date) and the fallbacks used when a field's label is not printed at all (the vendor's name in
+// the letterhead, its address below it, the first date of the document).
+import type { Line } from '../layout/lines.js';
+import type { Candidate } from './label-candidates.js';
+import type { FieldTerms } from './field-terms.js';
+import { findDates } from './parse-date.js';
+import { findAmounts } from './parse-amount.js';
+import { GRAND_TOTAL_WORDS, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, tokenize } from './vocabulary.js';
+
+/** Adjusts candidate scores by role; returns them sorted best first. */
+export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: number): Candidate[] {
+  const maxValue = Math.max(...cands.map((c) => (c.value.kind === 'number' ? c.value.value : -Infinity)));
+  for (const c of cands) {
+    const position = numLines > 1 ? c.line.index / (numLines - 1) : 0;
+    if (terms.role === 'total') {
+      if (c.labelTokens.some((t) => PARTIAL_TOTAL_WORDS.has(t))) c.score -= 0.7;
+      if (c.labelTokens.some((t) => GRAND_TOTAL_WORDS.has(t))) c.score += 0.3;
+      if (/%/.test(c.line.text)) c.score -= 0.3;
+      c.score += 0.2 * position;
+      if (c.value.kind === 'number' && c.value.value === maxValue) c.score += 0.15;
+      if (c.value.kind === 'number' && c.value.value <= 0) c.score -= 0.3;
+    } else if (terms.role === 'date') {
+      if (c.labelTokens.some((t) => OTHER_DATE_WORDS.has(t))) c.score -= 0.6;
+      c.score += 0.1 * (1 - position);
+    } else if (terms.role === 'vendor' || terms.role === 'address') {
+      if (c.value.kind === 'text' && !/\p{L}{2}/u.test(c.value.value)) c.score -= 1;
+    }
+  }
+  return cands.sort((a, b) => b.score - a.score);
+}
+
+const COMPANY_SUFFIX = /\b(gmbh|ag|kg|ug|ltd|limited|llc|inc|corp|corporation|co|company|sdn|bhd|berhad|plc|sa|sas|sarl|s\.a\.|bv|nv|oy|ab|as|pty|enterprise|enterprises|trading|store|stores|restaurant|cafe|café|hotel|shop|mart|market|supermarket)\b\.?/i;
+const NOT_A_NAME = /\b(invoice|rechnung|facture|receipt|quittung|tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|total|no\.?|nr\.?|gst|vat|reg|kassenbon|beleg)\b/i;
+const ADDRESS_STOP = /\b(tel|phone|fax|e-?mail|www|http|gst|vat|tax|reg|invoice|receipt|rechnung|facture|date|datum|cashier|table|no\s*:)\b|@/i;
+
+function letterRatio(text: string): number {
+  const letters = (text.match(/\p{L}/gu) ?? []).length;
+  return text.length ? letters / text.replace(/\s/g, '').length : 0;
+}
+
+/** The issuer's name: the most prominent name-like line near the top of the first page. */
+export function vendorFallback(lines: Line[]): Line | null {
+  const first = lines.filter((l) => l.page === lines[0]?.page);
+  const top = first.slice(0, 12);
+  if (top.length === 0) return null;
+  const maxH = Math.max(...top.map((l) => l.height));
+  let best: { line: Line; score: number } | null = null;
+  top.forEach((l, i) => {
+    const text = l.text.trim();
+    if (text.length < 3 || letterRatio(text) < 0.6) return;
+    let score = l.height / maxH - 0.04 * i;
+    if (COMPANY_SUFFIX.test(text)) score += 0.5;
+    if (NOT_A_NAME.test(text)) score -= 0.6;
+    if (findDates(text).length || findAmounts(text).some((a) => a.decimals)) score -= 0.5;
+    if (!best || score > best.score) best = { line: l, score };
+  });
+  return (best as { line: Line; score: number } | null)?.line ?? null;
+}
+
+/** The lines right below the vendor's name up to a phone/tax/date line: the issuer's address. */
+export function addressFallback(lines: Line[], vendor: Line | null): string | null {
+  if (!vendor) return null;
+  const out: string[] = [];
+  for (const l of lines.slice(vendor.index + 1, vendor.index + 7)) {
+    if (l.page !== vendor.page) break;
+    const text = l.text.trim();
+    if (ADDRESS_STOP.test(text) || findDates(text).length) break;
+    // Registration numbers printed under a company name, e.g. "(123456-X)", are not address lines.
+    if (/^\(?[\w-]*\d[\w-]*\)?$/.test(text) && out.length === 0) continue;
+    out.push(text);
+    if (out.length >= 4) break;
+  }
+  return out.length ? out.join(' ') : null;
+}
+
+/** The document's first date that is not labelled as some other date. */
+export function dateFallback(lines: Line[], monthFirst: boolean): { line: Line; date: ReturnType<typeof findDates>[number]['date'] } | null {
+  for (const l of lines) {
+    const found = findDates(l.text, { monthFirst });
+    if (found.length === 0) continue;
+    const before = tokenize(l.text.slice(0, found[0].start));
+    if (before.some((t) => OTHER_DATE_WORDS.has(t))) continue;
+    return { line: l, date: found[0].date };
+  }
+  return null;
+}

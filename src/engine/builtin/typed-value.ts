@@ -1,0 +1,51 @@
+// Reads a value of a field's type out of the text next to (or below) its label.
+import type { FieldTerms } from './field-terms.js';
+import { findAmounts, type AmountMatch } from './parse-amount.js';
+import { findDates, type CalendarDate } from './parse-date.js';
+
+export type TypedValue = { kind: 'date'; date: CalendarDate } | { kind: 'number'; value: number; amount: AmountMatch } | { kind: 'text'; value: string };
+
+const LEADING_PUNCT = /^[\s:#.\-–—=|/]+/;
+const TRAILING_PUNCT = /[\s:|,;]+$/;
+
+export interface ValueContext {
+  monthFirst: boolean;
+}
+
+/** The amount a number field should take from a text: the last one that looks like money, else the last. */
+export function pickAmount(text: string): AmountMatch | null {
+  const all = findAmounts(text).filter((a) => !isPartOfDate(text, a));
+  if (all.length === 0) return null;
+  const money = all.filter((a) => a.decimals || a.currency);
+  return (money.length ? money : all)[(money.length ? money : all).length - 1];
+}
+
+function isPartOfDate(text: string, a: AmountMatch): boolean {
+  return findDates(text).some((d) => a.start < d.end && a.end > d.start);
+}
+
+/** Text cleaned of label punctuation; for identifiers, the first token that holds a digit. */
+export function cleanText(text: string, terms: FieldTerms): string | null {
+  const t = text.replace(LEADING_PUNCT, '').replace(TRAILING_PUNCT, '').trim();
+  if (t === '') return null;
+  if (terms.role === 'identifier') {
+    const tokens = t.split(/\s+/);
+    const withDigit = tokens.find((x) => /\d/.test(x) && !/^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(x));
+    if (!withDigit) return tokens.length === 1 && /^[A-Z0-9][A-Z0-9\-/_.]{2,}$/i.test(t) ? t : null;
+    return withDigit.replace(LEADING_PUNCT, '').replace(TRAILING_PUNCT, '') || null;
+  }
+  return t;
+}
+
+export function typedValue(text: string, terms: FieldTerms, ctx: ValueContext): TypedValue | null {
+  if (terms.type === 'date') {
+    const d = findDates(text, { monthFirst: ctx.monthFirst })[0];
+    return d ? { kind: 'date', date: d.date } : null;
+  }
+  if (terms.type === 'number') {
+    const a = pickAmount(text);
+    return a ? { kind: 'number', value: a.value, amount: a } : null;
+  }
+  const v = cleanText(text, terms);
+  return v ? { kind: 'text', value: v } : null;
+}

@@ -1,0 +1,96 @@
+// A small general vocabulary of document words: how labels are printed on invoices, receipts and
+// similar business documents in English, German and French. General document knowledge only (no
+// values, vendors or layouts of particular documents).
+
+/** Each group: words that may stand for the same concept in a printed label. */
+const SYNONYM_GROUPS: string[][] = [
+  ['number', 'no', 'nr', 'num', '#', 'nummer', 'numero', 'numéro', 'n°', 'no.', 'nº', 'ref', 'reference', 'id'],
+  ['invoice', 'inv', 'bill', 'rechnung', 'facture', 'rechnungs', 'receipt', 'beleg', 'quittung'],
+  ['date', 'dated', 'datum', 'issued', 'issue', 'rechnungsdatum', 'belegdatum'],
+  ['total', 'amount', 'sum', 'gesamt', 'gesamtbetrag', 'summe', 'betrag', 'montant', 'ttc', 'due', 'balance', 'payable', 'endbetrag', 'zahlbetrag', 'rundung', 'rounded'],
+  ['vendor', 'seller', 'supplier', 'from', 'company', 'merchant', 'issuer', 'store', 'shop', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur'],
+  ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to'],
+  ['address', 'addr', 'adresse', 'anschrift', 'location'],
+  ['description', 'item', 'items', 'article', 'product', 'designation', 'désignation', 'bezeichnung', 'artikel', 'beschreibung', 'libellé', 'libelle', 'service', 'services', 'details', 'particulars', 'leistung', 'name', 'position', 'pos'],
+  ['quantity', 'qty', 'quantité', 'qté', 'qte', 'menge', 'anzahl', 'units', 'unit', 'hours', 'hrs', 'pcs', 'count'],
+  ['price', 'rate', 'cost', 'preis', 'prix', 'einzelpreis', 'unit price', 'pu', 'p.u.', 'nettopreis', 'ep'],
+  ['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer'],
+  ['phone', 'tel', 'telephone', 'telefon', 'téléphone', 'fax', 'mobile'],
+  ['order', 'po', 'purchase', 'bestellung', 'commande', 'auftrag'],
+  ['currency', 'währung', 'devise', 'cur'],
+];
+
+const GROUP_OF = new Map<string, Set<string>>();
+for (const group of SYNONYM_GROUPS) {
+  for (const w of group) {
+    const set = GROUP_OF.get(w) ?? new Set<string>();
+    group.forEach((g) => set.add(g));
+    GROUP_OF.set(w, set);
+  }
+}
+
+/** The word and its synonyms. */
+export function synonymsOf(word: string): Set<string> {
+  return GROUP_OF.get(word) ?? new Set([word]);
+}
+
+/** Words that carry no meaning for label matching. */
+export const STOPWORDS = new Set(
+  'a an the of for to in on at by with and or is are be as this that it its from per each any all which who what when where how if into e.g eg i.e ie format etc its their our your der die das und des le la les de du et un une en'
+    .split(' '),
+);
+
+/** Words in a total-like label that say it is NOT the grand total. */
+export const PARTIAL_TOTAL_WORDS = new Set([
+  'subtotal', 'sub', 'net', 'netto', 'nettobetrag', 'excl', 'excluding', 'exclusive', 'before', 'ht', 'untaxed', 'zwischensumme',
+  'tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'discount', 'rabatt', 'remise', 'change', 'rückgeld', 'tendered', 'cash',
+  'paid', 'payment', 'rounding', 'qty', 'quantity', 'items', 'item', 'savings', 'saved', 'deposit', 'prepaid', 'vorauszahlung',
+  'tip', 'shipping', 'freight', 'charges', 'fees', 'basis', 'base', 'taxable', 'card', 'visa', 'mastercard', 'credit',
+]);
+
+/** Words in a total-like label that say it IS the final total. */
+export const GRAND_TOTAL_WORDS = new Set([
+  'grand', 'gross', 'brutto', 'ttc', 'incl', 'including', 'inclusive', 'due', 'payable', 'balance', 'final', 'endbetrag',
+  'gesamtbetrag', 'zahlbetrag', 'rechnungsbetrag', 'net payable', 'rounded',
+]);
+
+/** Words that mark a date as some other date than the document's own date. */
+export const OTHER_DATE_WORDS = new Set([
+  'due', 'delivery', 'order', 'ship', 'shipped', 'shipping', 'lieferdatum', 'liefer', 'fällig', 'fälligkeit', 'échéance',
+  'echeance', 'expiry', 'expires', 'exp', 'valid', 'period', 'start', 'end', 'from', 'until', 'birth', 'service', 'leistungsdatum',
+  'zahlbar', 'payment', 'payable', 'printed', 'print',
+]);
+
+/** Document-type cue words for classification: general vocabulary of each kind of document. */
+export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
+  invoice: [
+    'invoice', 'rechnung', 'facture', 'bill to', 'due date', 'payment terms', 'invoice number', 'invoice date', 'vat', 'tax id',
+    'ust-idnr', 'iban', 'bic', 'net', 'amount due', 'remit', 'customer', 'account', 'terms', 'rechnungsnummer', 'rechnungsdatum',
+    'zahlbar', 'bankverbindung', 'tva', 'échéance', 'seller', 'buyer', 'order', 'ship to', 'subtotal', 'qty', 'unit price',
+    'gutschrift', 'credit note', 'billing', 'balance due', 'purchase order', 'lieferschein', 'leistungszeitraum', 'gst',
+  ],
+  receipt: [
+    'receipt', 'cash', 'change', 'tendered', 'thank you', 'thanks', 'cashier', 'till', 'store', 'visa', 'mastercard', 'debit',
+    'card', 'pos', 'tax invoice', 'rounding', 'qty', 'item', 'items', 'total', 'subtotal', 'paid', 'kasse', 'bar', 'rückgeld',
+    'beleg', 'kassenbon', 'quittung', 'ticket', 'reçu', 'caisse', 'espèces', 'rendu', 'merci', 'danke', 'come again',
+    'gst', 'sdn bhd', 'table', 'server', 'guest', 'trans', 'terminal', 'approval', 'auth', 'member', 'welcome',
+  ],
+  contract: ['agreement', 'contract', 'party', 'parties', 'hereby', 'terms', 'conditions', 'signature', 'signed', 'clause', 'vertrag', 'contrat'],
+  letter: ['dear', 'sincerely', 'regards', 'yours', 'sehr geehrte', 'mit freundlichen', 'madame', 'monsieur', 'cordialement'],
+  resume: ['experience', 'education', 'skills', 'curriculum', 'vitae', 'employment', 'university', 'languages', 'lebenslauf'],
+  'bill of lading': ['bill of lading', 'shipper', 'consignee', 'carrier', 'freight', 'vessel', 'port', 'loading', 'discharge', 'container', 'b/l', 'bol', 'pallets', 'weight', 'seal', 'trailer', 'pro number'],
+  'purchase order': ['purchase order', 'po number', 'ship to', 'vendor', 'order date', 'delivery', 'bestellung', 'bon de commande'],
+  statement: ['statement', 'balance', 'opening', 'closing', 'transactions', 'account', 'period', 'kontoauszug', 'relevé'],
+};
+
+/** Labels that mean "anything else": they receive the mass of "no label fits". */
+export const CATCH_ALL_WORDS = new Set(['other', 'others', 'misc', 'miscellaneous', 'unknown', 'else', 'none', 'unclassified', 'rest', 'generic']);
+
+/** Splits text into lower-case word tokens (letters/digits, keeping # and °). */
+export function tokenize(text: string): string[] {
+  return text
+    .toLowerCase()
+    .replace(/n°|nº/g, ' n° ')
+    .split(/[^\p{L}\p{N}#°]+/u)
+    .filter((t) => t !== '');
+}

@@ -1,0 +1,90 @@
+// The facade the service calls: read the selected pages, segment them when asked, run the engine on
+// each segment, and report which engine (name and version) produced the result.
+//
+// data rule for segmented runs: `data` is the result of the whole selection of pages (as without
+// segmentation), so a Workflow's columns stay filled; `chunks` holds one result per segment.
+import type { Chunk } from '../api/types.js';
+import { silentLogger, type Logger } from '../util/logger.js';
+import { createBuiltinEngine } from './builtin/builtin-engine.js';
+import { createLlmEngine, type LlmConfig } from './llm-engine.js';
+import { closeReaders, countPages, parsePageRanges, readPages } from './read/index.js';
+import { segmentPages, wantsSegmentation } from './segment.js';
+import { pageTextOf } from './layout/lines.js';
+import {
+  DocumentError,
+  type DocumentEngine,
+  type EngineClassifyRequest,
+  type EngineClassifyResult,
+  type EngineExtractRequest,
+  type EngineExtractResult,
+  type ExtractionEngine,
+  type FileKind,
+  type PageText,
+} from './types.js';
+
+export type { LlmConfig } from './llm-engine.js';
+
+export interface DocumentEngineOptions {
+  /** An OpenAI-compatible endpoint; when absent the built-in engine does everything. */
+  llm?: LlmConfig;
+  logger?: Logger;
+}
+
+async function selectedPages(filePath: string, kind: FileKind, spec: string | undefined): Promise<{ numPages: number; pages?: number[] }> {
+  const numPages = await countPages(filePath, kind);
+  // page_ranges does not apply to single images.
+  if (!spec || (kind !== 'pdf' && numPages === 1)) return { numPages };
+  try {
+    return { numPages, pages: parsePageRanges(spec, numPages) };
+  } catch (err) {
+    throw new DocumentError((err as Error).message);
+  }
+}
+
+const plainText = (pages: PageText[]): string => pages.map(pageTextOf).join('\n\f\n');
+
+export function createDocumentEngine(opts: DocumentEngineOptions = {}): DocumentEngine {
+  const logger = opts.logger ?? silentLogger;
+  const builtin = createBuiltinEngine();
+  const engine: ExtractionEngine = opts.llm ? createLlmEngine(opts.llm, builtin, logger) : builtin;
+  const engineId = { name: engine.name, version: engine.version };
+
+  return {
+    async extract(req: EngineExtractRequest): Promise<EngineExtractResult> {
+      const o = req.options;
+      const { numPages, pages } = await selectedPages(req.filePath, req.kind, o.pageRanges);
+      const read = await readPages(req.filePath, req.kind, { useOcr: o.useOcr, pages });
+      const base = { fields: req.fields, dateFormat: req.dateFormat, detectTables: o.detectTables, detectLayout: o.detectLayout, queryModel: o.queryModel };
+      const whole = await engine.extract({ ...base, pages: read });
+      let chunks: Chunk[] | undefined;
+      if (wantsSegmentation(o)) {
+        const segments = segmentPages(read, o);
+        chunks = [];
+        for (const [index, segment] of segments.entries()) {
+          const r = await engine.extract({ ...base, pages: segment });
+          chunks.push({ index, pages: segment.map((p) => p.page), data: r.data, has_missing_required_fields: r.missingRequired.length > 0 });
+        }
+      }
+      return {
+        data: whole.data,
+        missingRequired: whole.missingRequired,
+        numPages,
+        pagesRead: read.map((p) => p.page),
+        chunks,
+        text: plainText(read),
+        engine: engineId,
+      };
+    },
+
+    async classify(req: EngineClassifyRequest): Promise<EngineClassifyResult> {
+      const { numPages, pages } = await selectedPages(req.filePath, req.kind, req.pageRange);
+      const read = await readPages(req.filePath, req.kind, { useOcr: req.useOcr, pages });
+      const r = await engine.classify({ pages: read, classes: req.classes, queryModel: req.queryModel });
+      return { label: r.label, scores: r.scores, numPages: pages ? pages.length : numPages, engine: engineId };
+    },
+
+    async close(): Promise<void> {
+      await closeReaders();
+    },
+  };
+}

@@ -1,0 +1,148 @@
+// Words -> lines -> phrases. Every interpreter (fields, tables, classification) works on these, so the
+// geometry rules live here once. A phrase is a run of words on one line with no wide gap between them:
+// "Invoice No:" and "12345" printed in two columns become two phrases of one line.
+import type { PageText, Word } from '../types.js';
+
+export interface Phrase {
+  words: Word[];
+  text: string;
+  x0: number;
+  x1: number;
+}
+
+export interface Line {
+  page: number;
+  /** Index of the line in reading order over the whole document. */
+  index: number;
+  words: Word[];
+  phrases: Phrase[];
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Median word height: a proxy for font size. */
+  height: number;
+  /** Page size, for "near the bottom/top" reasoning. */
+  pageWidth: number;
+  pageHeight: number;
+}
+
+export interface LayoutOptions {
+  /** Split pages into text columns before building lines (two-column letters, side-by-side address blocks). */
+  detectLayout: boolean;
+}
+
+const median = (xs: number[]): number => {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+
+/** Gap (in units of line height) above which two words on a line belong to different phrases. */
+const PHRASE_GAP = 0.9;
+
+function toPhrases(words: Word[], height: number): Phrase[] {
+  const phrases: Phrase[] = [];
+  let current: Word[] = [];
+  for (const w of words) {
+    const prev = current[current.length - 1];
+    if (prev && w.x0 - prev.x1 > PHRASE_GAP * height) {
+      phrases.push(makePhrase(current));
+      current = [];
+    }
+    current.push(w);
+  }
+  if (current.length) phrases.push(makePhrase(current));
+  return phrases;
+}
+
+function makePhrase(words: Word[]): Phrase {
+  return { words, text: words.map((w) => w.text).join(' '), x0: words[0].x0, x1: words[words.length - 1].x1 };
+}
+
+/** Groups words whose vertical centres lie within half a line height of each other. */
+function groupRows(words: Word[]): Word[][] {
+  const sorted = [...words].filter((w) => w.text.trim() !== '').sort((a, b) => (a.y0 + a.y1) / 2 - (b.y0 + b.y1) / 2);
+  const rows: { words: Word[]; cy: number; h: number }[] = [];
+  for (const w of sorted) {
+    const cy = (w.y0 + w.y1) / 2;
+    const h = Math.max(1, w.y1 - w.y0);
+    const row = rows[rows.length - 1];
+    if (row && Math.abs(cy - row.cy) <= 0.5 * Math.min(h, row.h)) {
+      row.words.push(w);
+      row.cy = (row.cy * (row.words.length - 1) + cy) / row.words.length;
+    } else {
+      rows.push({ words: [w], cy, h });
+    }
+  }
+  return rows.map((r) => r.words.sort((a, b) => a.x0 - b.x0));
+}
+
+/**
+ * Finds a vertical gutter that splits the page into two text columns: an x band, away from the page
+ * edges, that no word crosses on most lines, with text on both sides. Returns its x or null.
+ */
+export function findGutter(words: Word[], pageWidth: number): number | null {
+  if (words.length < 20 || pageWidth <= 0) return null;
+  const bins = 100;
+  const cover = new Array<number>(bins).fill(0);
+  for (const w of words) {
+    const a = Math.max(0, Math.floor((w.x0 / pageWidth) * bins));
+    const b = Math.min(bins - 1, Math.floor((w.x1 / pageWidth) * bins));
+    for (let i = a; i <= b; i++) cover[i]++;
+  }
+  // Search the middle band only: gutters near the margins are just margins.
+  let best: { at: number; width: number } | null = null;
+  let start = -1;
+  for (let i = 25; i <= 75; i++) {
+    if (cover[i] === 0) {
+      if (start < 0) start = i;
+      const width = i - start + 1;
+      if (!best || width > best.width) best = { at: (start + i + 1) / 2, width };
+    } else start = -1;
+  }
+  if (!best || best.width < 2) return null;
+  const x = (best.at / bins) * pageWidth;
+  const left = words.filter((w) => w.x1 <= x).length;
+  const right = words.filter((w) => w.x0 >= x).length;
+  return left >= 8 && right >= 8 ? x : null;
+}
+
+/** Builds lines of one page; with detectLayout, a two-column page is read column by column. */
+export function pageLines(page: PageText, opts: LayoutOptions): Omit<Line, 'index'>[] {
+  const gutter = opts.detectLayout ? findGutter(page.words, page.width) : null;
+  const regions = gutter === null ? [page.words] : [page.words.filter((w) => (w.x0 + w.x1) / 2 < gutter), page.words.filter((w) => (w.x0 + w.x1) / 2 >= gutter)];
+  const out: Omit<Line, 'index'>[] = [];
+  for (const region of regions) {
+    for (const words of groupRows(region)) {
+      const height = median(words.map((w) => w.y1 - w.y0)) || 1;
+      out.push({
+        page: page.page,
+        words,
+        phrases: toPhrases(words, height),
+        text: words.map((w) => w.text).join(' '),
+        x0: Math.min(...words.map((w) => w.x0)),
+        y0: Math.min(...words.map((w) => w.y0)),
+        x1: Math.max(...words.map((w) => w.x1)),
+        y1: Math.max(...words.map((w) => w.y1)),
+        height,
+        pageWidth: page.width,
+        pageHeight: page.height,
+      });
+    }
+  }
+  return out;
+}
+
+/** All lines of the document in reading order (page by page, top to bottom, column by column). */
+export function documentLines(pages: PageText[], opts: LayoutOptions): Line[] {
+  return pages.flatMap((p) => pageLines(p, opts)).map((l, index) => ({ ...l, index }));
+}
+
+/** Whole-document plain text, one line per Line: what regexes (segmentation) and classification see. */
+export function pageTextOf(page: PageText): string {
+  return pageLines(page, { detectLayout: false })
+    .map((l) => l.text)
+    .join('\n');
+}
