@@ -39,7 +39,7 @@ export function wordsOfRun(run: TextRun): Word[] {
   if (!(size > 0)) return [];
   // Unit vectors along the text and towards its top, in viewport space (y grows downwards).
   const along = [a / (Math.hypot(a, b) || 1), b / (Math.hypot(a, b) || 1)];
-  const up = [-c / (Math.hypot(c, d) || 1), -d / (Math.hypot(c, d) || 1)];
+  const up = [c / (Math.hypot(c, d) || 1), d / (Math.hypot(c, d) || 1)];
   const ascent = run.ascent && run.ascent > 0 && run.ascent < 1.5 ? run.ascent : 0.8;
   const descent = run.descent && run.descent < 0 && run.descent > -1 ? -run.descent : 0.2;
 
