@@ -136,8 +136,10 @@ export class ServiceClient {
   /** GET /v1/documents/{id}/run_parser with every query parameter of the spec; returns the pending job. */
   runParser(documentId: string, params: RunParserParams, opts?: { accept?: 'json' }): Promise<ExtractionJob>;
   runParser(documentId: string, params: RunParserParams, opts: { accept: 'xml' }): Promise<string>;
-  runParser(documentId: string, params: RunParserParams, opts: { accept?: Accept } = {}): Promise<ExtractionJob | string> {
-    return this.#negotiated('GET', `/v1/documents/${seg(documentId)}/run_parser`, { ...params }, opts.accept);
+  async runParser(documentId: string, params: RunParserParams, opts: { accept?: Accept } = {}): Promise<ExtractionJob | string> {
+    const path = `/v1/documents/${seg(documentId)}/run_parser`;
+    const res = await this.#negotiated<ExtractionJob>('GET', path, { ...params }, opts.accept);
+    return typeof res === 'string' ? res : checkJob(res, `GET ${path}`);
   }
 
   /** POST /v1/extract from a stored document, a URL, or a file sent as multipart. */
@@ -171,13 +173,13 @@ export class ServiceClient {
   }
 
   /** GET /files: the job's current state. */
-  getJob(requestId: string): Promise<ExtractionJob> {
-    return this.#json('GET', '/files', { query: { request_id: requestId } });
+  async getJob(requestId: string): Promise<ExtractionJob> {
+    return checkJob(await this.#json('GET', '/files', { query: { request_id: requestId } }), 'GET /files');
   }
 
   /** GET /v1/extract: the same job object as GET /files. */
-  getExtractJob(requestId: string): Promise<ExtractionJob> {
-    return this.#json('GET', '/v1/extract', { query: { request_id: requestId } });
+  async getExtractJob(requestId: string): Promise<ExtractionJob> {
+    return checkJob(await this.#json('GET', '/v1/extract', { query: { request_id: requestId } }), 'GET /v1/extract');
   }
 
   deleteJob(requestId: string): Promise<SuccessResponse> {
@@ -296,6 +298,12 @@ function pick(opts: ExtractOptions, keys: ('classifier_id' | 'template_id')[]): 
   const out: Record<string, string> = {};
   for (const k of keys) if (opts[k] !== undefined) out[k] = opts[k];
   return out;
+}
+
+// Jobs drive the daemon's state machine, so their two key fields are checked at the edge.
+function checkJob(job: ExtractionJob, where: string): ExtractionJob {
+  requireStrings(job, ['request_id', 'request_status'], where);
+  return job;
 }
 
 function requireStrings(value: unknown, keys: string[], where: string): void {

@@ -62,9 +62,10 @@ export function jobOutcome(job: ExtractionJob): JobOutcome {
     status,
     data,
     errorMessage: body?.user_error_msg ?? looseErrorMessage(job) ?? null,
-    fileName: body?.file_name ?? null,
+    fileName: body?.file_name || null,
     numPages: results?.num_pages ?? body?.num_pages ?? null,
-    templateId: body?.template_id ?? null,
+    // '' means not known yet (a classify+extract job before routing).
+    templateId: body?.template_id || null,
     classification,
     confidence: typeof score === 'number' ? score : null,
     chunks: body?.chunks ?? null,
