@@ -117,7 +117,13 @@ export const configSchema = z.strictObject({
   /** A full rescan of every watched folder this often catches events a watcher missed. */
   rescan_interval_s: z.number().positive().default(60),
   service: serviceSchema.prefault({}),
-  state: z.strictObject({ path: nonEmpty().default('./var/state.db') }).prefault({}),
+  state: z
+    .strictObject({
+      path: nonEmpty().default('./var/state.db'),
+      /** normal: no commit lost when the process is killed; full: none lost on a power cut either, ~4x slower commits. */
+      synchronous: z.enum(['normal', 'full']).default('normal'),
+    })
+    .prefault({}),
   rules: z.array(ruleSchema).min(1, 'expected at least one rule'),
 });
 

@@ -114,7 +114,7 @@ export function parseConfig(
     ...raw,
     base_dir: baseDir,
     service: { ...service, embedded: { ...service.embedded, data_dir: absolutePath(service.embedded.data_dir, baseDir) } },
-    state: { path: statePath },
+    state: { ...raw.state, path: statePath },
     rules,
     ignore_paths: [
       ...new Set([

@@ -27,6 +27,7 @@ test('fills every default of the documented configuration', () => {
   assert.deepEqual(c.service.polling, { initial_s: 1, max_s: 15, give_up_after_s: 600 });
   assert.equal(c.service.submit, 'run_parser');
   assert.equal(c.state.path, '/srv/docdrop/config/var/state.db');
+  assert.equal(c.state.synchronous, 'normal');
   assert.equal(c.log_level, 'info');
   assert.equal(c.rescan_interval_s, 60);
   const r = c.rules[0];
