@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileDateFormat, isoDay, parseDate } from '../../src/outputs/date-format.js';
 
-const iso = (text: string, fmt?: string) => {
+const iso = (text: string, fmt?: string | null) => {
   const d = parseDate(text, fmt);
   return d ? isoDay(d) : null;
 };
