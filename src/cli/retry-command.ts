@@ -1,10 +1,58 @@
-// Placeholder until the retry command lands; replaced by its owner.
+// `docdrop retry`: puts failed or timed_out inputs back into the flow (see src/daemon/pipeline-retry.ts
+// for what happens to the file). Works whether or not the daemon is running.
 import type { CommandModule } from 'yargs';
+import { loadConfig } from '../daemon/config.js';
+import type { InputRecord } from '../daemon/ledger.js';
+import { openSqliteLedger } from '../daemon/ledger-sqlite.js';
+import { retryInput } from '../daemon/pipeline-retry.js';
+import { DEFAULT_CONFIG } from './status-command.js';
 
-export const retryCommand: CommandModule = {
-  command: 'retry',
-  describe: '(retry: not built yet)',
-  handler: () => {
-    throw new Error('docdrop retry is not built yet');
+interface RetryArgs {
+  config: string;
+  id?: number;
+  failed?: boolean;
+  timedOut?: boolean;
+}
+
+export const retryCommand: CommandModule<object, RetryArgs> = {
+  command: 'retry [id]',
+  describe:
+    'Put inputs back into the flow: timed_out ones are polled again; failed ones are moved back from failed_dir ' +
+    'into the folder they were found in and taken as new inputs',
+  builder: (y) =>
+    y
+      .positional('id', { type: 'number', describe: 'ledger id of one input (see docdrop status)' })
+      .option('failed', { type: 'boolean', describe: 'every failed input' })
+      .option('timed-out', { type: 'boolean', describe: 'every timed_out input' })
+      .option('config', { type: 'string', default: DEFAULT_CONFIG, describe: 'daemon config file' })
+      .check((a) => {
+        if (a.id === undefined && !a.failed && !a.timedOut) throw new Error('name an input id, or --failed, or --timed-out');
+        return true;
+      }),
+  handler: async (args) => {
+    const config = await loadConfig(args.config);
+    const ledger = await openSqliteLedger(config.state.path);
+    let failures = 0;
+    try {
+      const targets: InputRecord[] = [];
+      if (args.id !== undefined) {
+        const r = await ledger.get(args.id);
+        if (!r) throw new Error(`no input with id ${args.id} in ${config.state.path}`);
+        targets.push(r);
+      }
+      if (args.failed) targets.push(...(await ledger.list({ state: 'failed' })));
+      if (args.timedOut) targets.push(...(await ledger.list({ state: 'timed_out' })));
+      // A failed input already retried has no file left in failed_dir; skip those quietly in bulk mode.
+      for (const r of targets) {
+        const outcome = await retryInput(ledger, r);
+        if (!outcome.ok && args.id === undefined && r.state === 'failed') continue;
+        if (!outcome.ok) failures++;
+        process.stdout.write(`${outcome.ok ? 'retried' : 'not retried'} #${r.id} ${r.path}: ${outcome.message}\n`);
+      }
+      if (targets.length === 0) process.stdout.write('nothing to retry\n');
+    } finally {
+      await ledger.close();
+    }
+    if (failures > 0) process.exitCode = 1;
   },
 };

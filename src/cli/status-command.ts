@@ -1,10 +1,88 @@
-// Placeholder until the status command lands; replaced by its owner.
+// `docdrop status`: counts of inputs by state and a table of inputs, read from the ledger. Safe while the
+// daemon runs (SQLite WAL lets a reader in beside the writer).
 import type { CommandModule } from 'yargs';
+import { loadConfig } from '../daemon/config.js';
+import type { InputRecord, InputState } from '../daemon/ledger.js';
+import { openSqliteLedger } from '../daemon/ledger-sqlite.js';
 
-export const statusCommand: CommandModule = {
+const STATES: readonly InputState[] = ['queued', 'uploaded', 'submitted', 'extracted', 'written', 'done', 'failed', 'duplicate', 'timed_out'];
+
+interface StatusArgs {
+  config: string;
+  state?: string;
+  json?: boolean;
+  limit: number;
+}
+
+export const DEFAULT_CONFIG = process.env.DOCDROP_CONFIG ?? 'config/docdrop.example.yaml';
+
+export const statusCommand: CommandModule<object, StatusArgs> = {
   command: 'status',
-  describe: '(status: not built yet)',
-  handler: () => {
-    throw new Error('docdrop status is not built yet');
+  describe: 'Show how many inputs are in each state, and a table of inputs',
+  builder: (y) =>
+    y
+      .option('config', { type: 'string', default: DEFAULT_CONFIG, describe: 'daemon config file (its state.path is read)' })
+      .option('state', { type: 'string', choices: STATES as string[], describe: 'list only inputs in this state' })
+      .option('json', { type: 'boolean', describe: 'print JSON instead of a table' })
+      .option('limit', { type: 'number', default: 50, describe: 'most inputs listed (newest first); 0 = all' }),
+  handler: async (args) => {
+    const config = await loadConfig(args.config);
+    const ledger = await openSqliteLedger(config.state.path);
+    try {
+      const counts = await ledger.countByState();
+      const state = args.state as InputState | undefined;
+      const inputs = await newest(ledger, state, args.limit);
+      if (args.json) {
+        process.stdout.write(`${JSON.stringify({ counts, inputs: inputs.map(view) }, null, 2)}\n`);
+        return;
+      }
+      process.stdout.write(`${STATES.map((s) => `${s}: ${counts[s]}`).join('  ')}\n`);
+      if (inputs.length === 0) return;
+      process.stdout.write(`\n${table(inputs)}`);
+    } finally {
+      await ledger.close();
+    }
   },
 };
+
+async function newest(ledger: Awaited<ReturnType<typeof openSqliteLedger>>, state: InputState | undefined, limit: number): Promise<InputRecord[]> {
+  const filter = state ? { state } : {};
+  if (limit <= 0) return ledger.list(filter);
+  const counts = await ledger.countByState();
+  const total = state ? counts[state] : Object.values(counts).reduce((a, b) => a + b, 0);
+  return ledger.list({ ...filter, limit, offset: Math.max(0, total - limit) });
+}
+
+function view(r: InputRecord) {
+  return {
+    id: r.id,
+    rule: r.rule,
+    state: r.state,
+    path: r.path,
+    final_path: r.finalPath,
+    size: r.size,
+    sha256: r.sha256,
+    document_id: r.documentId,
+    request_id: r.requestId,
+    attempts: r.attempts,
+    last_error: r.lastError,
+    outputs: r.result?.outputs ?? [],
+    created_at: new Date(r.createdAt).toISOString(),
+    updated_at: new Date(r.updatedAt).toISOString(),
+  };
+}
+
+function table(rows: InputRecord[]): string {
+  const head = ['ID', 'STATE', 'RULE', 'UPDATED', 'FILE', 'NOTE'];
+  const body = rows.map((r) => [
+    String(r.id),
+    r.state,
+    r.rule,
+    new Date(r.updatedAt).toISOString().replace('T', ' ').slice(0, 19),
+    r.finalPath ?? r.path,
+    r.lastError ?? (r.result?.outputs?.join(', ') ?? ''),
+  ]);
+  const widths = head.map((h, i) => Math.min(60, Math.max(h.length, ...body.map((b) => b[i]!.length))));
+  const fmt = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ') + '\n';
+  return fmt(head) + body.map(fmt).join('');
+}
