@@ -1,35 +1,9 @@
-// SQLite store of extraction jobs (table `jobs`, migration JOBS_MIGRATION_SQL). One row per request_id;
+// SQLite store of extraction jobs (table `jobs`, migration 'jobs' in src/service/store/migrations.ts). One row per request_id;
 // JSON columns hold the run parameters as sent and the engine's result.
 import type { Database } from 'better-sqlite3';
 import type { Chunk, RunParserParams } from '../../api/types.js';
 import { specTimestamp } from '../../util/time.js';
 
-export const JOBS_MIGRATION_SQL = `
-CREATE TABLE jobs (
-  request_id TEXT PRIMARY KEY,
-  account TEXT NOT NULL,
-  document_id TEXT NOT NULL,
-  template_id TEXT,
-  template_title TEXT,
-  template_type TEXT,
-  classifier_id TEXT,
-  submitted_via TEXT NOT NULL CHECK (submitted_via IN ('run_parser', 'extract')),
-  params TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('pending', 'processing', 'completed', 'failed', 'exception')),
-  result TEXT,
-  user_error_msg TEXT,
-  classification TEXT,
-  confidence_scores TEXT,
-  classify_credits REAL NOT NULL DEFAULT 0,
-  credits_used REAL NOT NULL DEFAULT 0,
-  engine TEXT,
-  selected_pages_file TEXT,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
-);
-CREATE INDEX jobs_unfinished ON jobs (status) WHERE status IN ('pending', 'processing');
-CREATE INDEX jobs_by_template ON jobs (account, template_id, created_at);
-`;
 
 export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'exception';
 export type JobSubmission = 'run_parser' | 'extract';
