@@ -6,47 +6,24 @@ import { ErrorCodes } from '../../api/error-codes.js';
 import type { ParserConfig, ParserRunParams, RunParserParams } from '../../api/types.js';
 import type { EngineRunOptions } from '../../engine/types.js';
 import { badRequest, describeZodError } from '../errors.js';
+import { pageRanges, queryBool, regexString } from '../validate.js';
 
-// Query strings carry 'true'/'false'; JSON bodies carry booleans. Both are accepted, nothing else.
-const bool = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], {
-  error: (i) => `expected true or false, received ${JSON.stringify(i.input)}`,
-});
 const positiveInt = z.union([z.number(), z.string().regex(/^\d+$/, 'expected a positive integer').transform(Number)]).pipe(
   z.number().int('expected a positive integer').min(1, 'expected a positive integer'),
 );
-function validPageRanges(s: string): boolean {
-  return s.split(',').every((part) => {
-    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
-    return m !== null && Number(m[1]) >= 1 && (m[2] === undefined || Number(m[2]) >= Number(m[1]));
-  });
-}
-export const pageRangesSchema = z.string().refine(validPageRanges, {
-  message: "expected page numbers and ranges like '1-3,5,7-9' (pages start at 1, ranges go upwards)",
-});
-const regex = z.string().min(1).refine(
-  (s) => {
-    try {
-      new RegExp(s);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: 'expected a valid regular expression' },
-);
 
 export const runParamsSchema = z.object({
-  use_ocr: bool.optional(),
+  use_ocr: queryBool().optional(),
   query_model: z.string().min(1).optional(),
-  detect_layout: bool.optional(),
-  detect_tables: bool.optional(),
-  page_ranges: pageRangesSchema.optional(),
+  detect_layout: queryBool().optional(),
+  detect_tables: queryBool().optional(),
+  page_ranges: pageRanges().optional(),
   chunk_by_pages: positiveInt.optional(),
   rolling_window: positiveInt.optional(),
-  start_regex: regex.optional(),
-  end_regex: regex.optional(),
-  split_regex: regex.optional(),
-  use_all_matches: bool.optional(),
+  start_regex: regexString().optional(),
+  end_regex: regexString().optional(),
+  split_regex: regexString().optional(),
+  use_all_matches: queryBool().optional(),
 });
 
 export type RunParams = Omit<RunParserParams, 'template_id' | 'classifier_id'>;

@@ -12,8 +12,7 @@ import { requireOwned, type Account } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { requireDocument } from '../documents.js';
 import { ServiceError } from '../errors.js';
-import { pageRangesSchema } from '../jobs/run-options.js';
-import { parseInput, pathId, uuid } from '../validate.js';
+import { pageRanges, parseInput, pathId, uuid } from '../validate.js';
 
 const queryModel = z.enum(['model-4o-mini', 'model-4o'], { message: "expected 'model-4o-mini' or 'model-4o'" });
 
@@ -25,13 +24,13 @@ const classifyBody = z.object({
     })
     .min(2, { message: 'expected at least 2 classes' })
     .refine((cs) => new Set(cs.map((c) => c.label)).size === cs.length, { message: 'expected distinct labels' }),
-  page_range: pageRangesSchema.optional(),
+  page_range: pageRanges().optional(),
   query_model: queryModel.optional(),
 });
 
 const classifierClassifyBody = z.object({
   document_id: uuid(),
-  page_range: pageRangesSchema.optional(),
+  page_range: pageRanges().optional(),
   query_model: queryModel.optional(),
 });
 
