@@ -1,6 +1,7 @@
 // XLSX through exceljs's streaming writer (rows are serialised as they are added, so a large export
 // does not build a second copy of the workbook in memory). Numbers and dates are typed cells; text is
 // formula-safe and always written as a string value, never as a formula object.
+import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { atomicWriteFile } from './atomic-write.js';
@@ -20,14 +21,34 @@ const SHEET_NAME_MAX = 31;
 /** Writes the sheets to a path (atomically: temp file, fsync, rename) or to a stream (ends it). */
 export async function writeXlsx(sheets: Sheet[], dest: string | Writable): Promise<void> {
   if (typeof dest === 'string') {
-    await atomicWriteFile(dest, (tmp) => writeWorkbook(sheets, { filename: tmp }));
+    await atomicWriteFile(dest, (tmp) => writeWorkbook(sheets, createWriteStream(tmp, { flags: 'wx' })));
   } else {
-    await writeWorkbook(sheets, { stream: dest });
+    await writeWorkbook(sheets, dest);
   }
 }
 
-async function writeWorkbook(sheets: Sheet[], target: { filename: string } | { stream: Writable }): Promise<void> {
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ ...target, useStyles: true, useSharedStrings: false });
+// exceljs listens for stream errors only once it finalises; an error before that (ENOSPC, a client
+// hanging up on an export) would be an unhandled 'error' event, or a commit waiting forever for
+// 'finish'. So the stream's first error rejects the write.
+async function writeWorkbook(sheets: Sheet[], stream: Writable): Promise<void> {
+  let onError!: (err: unknown) => void;
+  const failed = new Promise<never>((_, reject) => {
+    onError = reject;
+    stream.once('error', onError);
+  });
+  failed.catch(() => undefined); // observed by the race below; never an unhandled rejection
+  try {
+    await Promise.race([fillWorkbook(sheets, stream), failed]);
+  } catch (err) {
+    stream.destroy();
+    throw err;
+  } finally {
+    stream.off('error', onError);
+  }
+}
+
+async function fillWorkbook(sheets: Sheet[], stream: Writable): Promise<void> {
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
   const names = sheetNames(sheets.map((s) => s.name));
   // A workbook must have at least one sheet or Excel refuses to open it.
   const list = sheets.length ? sheets : [{ name: 'Sheet1', table: { columns: [], rows: [] } }];

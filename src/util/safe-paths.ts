@@ -121,6 +121,7 @@ export class PathEscapeError extends Error {
  * Checks: no NUL byte; not absolute; lexically inside root after resolving '..'; and the real path
  * (symlinks resolved) of the target, or of its deepest existing ancestor when it does not exist yet, is
  * inside the real path of root, so a symlinked parent cannot lead out. Returns the lexical path.
+ * Root itself is trusted (it comes from the operator's config) and need not exist yet.
  * A symlink swapped in after the check is not caught (no portable O_NOFOLLOW-per-segment in Node).
  */
 export async function resolveInside(root: string, relative: string): Promise<string> {
@@ -132,7 +133,14 @@ export async function resolveInside(root: string, relative: string): Promise<str
   const target = path.resolve(absRoot, relative);
   if (!isWithin(absRoot, target)) throw new PathEscapeError(root, relative, 'it leads outside the root');
 
-  const realRoot = await realpath(absRoot);
+  let realRoot: string;
+  try {
+    realRoot = await realpath(absRoot);
+  } catch (err) {
+    // No root yet means nothing under it exists either: only trusted ancestors of root are on disk.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return target;
+    throw err;
+  }
   let probe = target;
   for (;;) {
     try {

@@ -122,3 +122,9 @@ test('expandPlaceholders names unknown placeholders and missing values', () => {
   assert.throws(() => expandPlaceholders('out/{label}', { label: '  ' }), /\{label\}/);
   assert.deepEqual(templatePlaceholders('./{rule}/{date}/x'), ['rule', 'date']);
 });
+
+test('resolveInside accepts a root that does not exist yet but still rejects ..', async () => {
+  const root = path.join(dir, 'not-yet', 'root');
+  assert.equal(await resolveInside(root, 'a/b.csv'), path.join(root, 'a', 'b.csv'));
+  await assert.rejects(resolveInside(root, '../b.csv'), PathEscapeError);
+});

@@ -103,3 +103,14 @@ test('writes to a stream and leaves no temp file next to a path destination', as
   assert.equal(sheet!.rows[0]![0], 'INV-001');
   assert.deepEqual((await readdir(dir)).filter((f) => f.endsWith('.tmp')), []);
 });
+
+test('rejects, rather than crashing or hanging, when the destination stream fails', async () => {
+  const { Writable } = await import('node:stream');
+  const broken = new Writable({
+    write(_chunk, _enc, cb) {
+      cb(new Error('client went away'));
+    },
+  });
+  const table = buildTable(invoiceFields, [invoiceRecord()], { layout: 'flat' });
+  await assert.rejects(writeXlsx([{ name: 's', table }], broken), /client went away/);
+});
