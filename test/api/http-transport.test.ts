@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import PQueue from 'p-queue';
 import { ApiError, parseRetryAfter } from '../../src/api/api-error.js';
 import { ServiceClient } from '../../src/api/client.js';
 import { sendError, sendJson, startServer, type RecordingServer } from './recording-server.js';
@@ -196,6 +197,28 @@ describe('limiter and onRequest', () => {
         { method: 'GET', path: '/files', status: 200 },
         { method: 'GET', path: '/v1/templates', status: 200 },
       ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('accepts a p-queue as limiter and lets it bound concurrent requests', async () => {
+    let open = 0;
+    let maxOpen = 0;
+    const server = await startServer((_req, res) => {
+      maxOpen = Math.max(maxOpen, ++open);
+      setTimeout(() => {
+        open--;
+        sendJson(res, 200, job);
+      }, 20);
+    });
+    try {
+      const queue = new PQueue({ concurrency: 2 });
+      const c = client(server, { limiter: (fn) => queue.add(fn) });
+      const jobs = await Promise.all(Array.from({ length: 6 }, () => c.getJob('r1')));
+      assert.equal(jobs.length, 6);
+      assert.equal(server.requests.length, 6);
+      assert.equal(maxOpen, 2);
     } finally {
       await server.close();
     }

@@ -84,6 +84,25 @@ describe('multipart upload', () => {
   });
 });
 
+test('re-opens the file when a multipart upload is retried after a dropped connection', async () => {
+  const bytes = pdfBytes(100_000);
+  const path = join(dir, 'dropped.pdf');
+  await writeFile(path, bytes);
+  const server = await startServer((req, res, i) => {
+    if (i === 0) return res.socket?.destroy();
+    const file = parseMultipart(req.body, req.headers['content-type']).find((p) => p.name === 'file');
+    sendJson(res, 200, doc('d2', file?.filename ?? '?'));
+  });
+  try {
+    const c = new ServiceClient({ baseUrl: server.baseUrl, apiKey: KEY, retry: { retries: 2, minDelayMs: 1, maxDelayMs: 2 } });
+    assert.equal((await c.uploadMultipart(path)).document_id, 'd2');
+    assert.equal(server.requests.length, 2);
+    assert.ok(parseMultipart(server.requests[1].body, server.requests[1].headers['content-type'])[0].data.equals(bytes));
+  } finally {
+    await server.close();
+  }
+});
+
 describe('pre-signed upload', () => {
   test('uploadDocument takes the pre-signed flow above 6 MB: upload_url, PUT without key, confirm', async () => {
     const server = await uploadServer();
