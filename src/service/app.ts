@@ -1,0 +1,30 @@
+// The fastify app: error handling, auth, multipart and the route plugins. No listening here.
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { ServiceContext } from './context.js';
+import { installErrorHandling } from './errors.js';
+import { installAuth } from './auth.js';
+import { routes } from './routes/index.js';
+import { MULTIPART_MAX_BYTES } from './options.js';
+
+export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    // Our own one-line access log below: fastify's logs full URLs, and pre-signed query strings are bearer tokens.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+  });
+  installErrorHandling(app);
+  // Faults first, so injected latency/429/5xx/drops hit API calls before any other work.
+  ctx.jobs.faults.install(app);
+  installAuth(app, ctx.options.apiKeys);
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info({ method: req.method, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+  await app.register(multipart, {
+    limits: { fileSize: MULTIPART_MAX_BYTES, files: 1, fields: 20, parts: 25 },
+    throwFileSizeLimit: true,
+  });
+  for (const plugin of routes) await plugin(app, ctx);
+  return app;
+}

@@ -1,0 +1,32 @@
+// Everything a route or background component needs, built once by startService.
+import type { Logger } from '../util/logger.js';
+import type { Db } from './store/db.js';
+import type { DocumentsRepo } from './store/documents-repo.js';
+import type { TemplatesRepo } from './store/templates-repo.js';
+import type { ClassifiersRepo } from './store/classifiers-repo.js';
+import type { FileStore } from './file-store.js';
+import type { Presigner } from './presign.js';
+import type { ResolvedServiceOptions } from './options.js';
+import type { JobsRuntime } from './jobs/jobs-runtime.js';
+import type { ExportMailer } from './export-mailer.js';
+
+export interface Repos {
+  documents: DocumentsRepo;
+  templates: TemplatesRepo;
+  classifiers: ClassifiersRepo;
+}
+
+export interface ServiceContext {
+  db: Db;
+  repos: Repos;
+  files: FileStore;
+  presign: Presigner;
+  logger: Logger;
+  options: ResolvedServiceOptions;
+  /** Base of every absolute URL the service hands out (known once the server listens). */
+  readonly publicUrl: string;
+  /** Jobs: store, worker pool, engine, fault injection, webhooks (src/service/jobs). */
+  jobs: JobsRuntime;
+  /** Sends range-export links (logs them when no SMTP is configured). */
+  exportMailer: ExportMailer;
+}

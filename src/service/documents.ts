@@ -1,0 +1,93 @@
+// Documents as the API sees them: storing uploads (type from content, pages counted), the wire view
+// with a pre-signed storage_key, and the ownership check every document route starts with.
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { ErrorCodes } from '../api/error-codes.js';
+import type { Document } from '../api/types.js';
+import type { FileKind } from '../engine/types.js';
+import { specTimestamp } from '../util/time.js';
+import { requireOwned, type Account } from './auth.js';
+import type { ServiceContext } from './context.js';
+import { ServiceError } from './errors.js';
+import { countPages, detectFileKind } from '../engine/read/index.js';
+import type { DocumentRow } from './store/documents-repo.js';
+import { PresignTtl } from './presign.js';
+
+export const ACCEPTED_FORMATS = 'PDF, JPEG, PNG or TIFF';
+
+/** Checks stored bytes: returns kind and page count, or throws 400 unsupported_file_type. */
+export async function inspectStoredFile(path: string): Promise<{ kind: FileKind; numPages: number }> {
+  const kind = await detectFileKind(path);
+  if (!kind) {
+    throw new ServiceError(400, ErrorCodes.unsupportedFileType, `file: expected ${ACCEPTED_FORMATS} content (detected from the bytes, not the file name), received another format`);
+  }
+  try {
+    return { kind, numPages: await countPages(path, kind) };
+  } catch (err) {
+    // The signature matched but the reader could not open it: a damaged file, the client's to fix.
+    throw new ServiceError(400, ErrorCodes.unsupportedFileType, `file: looks like ${kind.toUpperCase()} but cannot be read (${(err as Error).message})`);
+  }
+}
+
+/**
+ * Stores a new ready document from a stream (multipart upload, inbound e-mail attachment, POST /v1/extract).
+ * The caller enforces any size limit on the stream; nothing is recorded when the bytes are rejected.
+ */
+export async function storeDocument(
+  ctx: ServiceContext,
+  d: { accountId: string; sourceName: string; fileName: string; source: Readable; maxBytes?: number },
+): Promise<DocumentRow> {
+  const documentId = randomUUID();
+  const path = ctx.files.documentPath(documentId);
+  const bytes = await ctx.files.save(path, d.source, d.maxBytes);
+  try {
+    const { kind, numPages } = await inspectStoredFile(path);
+    ctx.repos.documents.create({
+      document_id: documentId,
+      account_id: d.accountId,
+      source_name: d.sourceName,
+      file_name: d.fileName || `upload.${kind}`,
+      file_extension: kind,
+      num_pages: numPages,
+      byte_size: bytes,
+      now: specTimestamp(),
+    });
+  } catch (err) {
+    await ctx.files.remove(path);
+    throw err;
+  }
+  return ctx.repos.documents.get(documentId)!;
+}
+
+/** The ready document `id` of `account`: 404 when unknown (or only reserved), 403 when another account's. */
+export function requireDocument(ctx: ServiceContext, account: Account, id: string): DocumentRow {
+  const row = ctx.repos.documents.get(id);
+  return requireOwned(row?.state === 'ready' ? row : undefined, account, 'document', id);
+}
+
+export function storageKeyUrl(ctx: ServiceContext, row: DocumentRow): string {
+  return ctx.presign.url('GET', `/presigned/documents/${row.document_id}/${encodeURIComponent(row.file_name)}`, ctx.options.presignTtlSeconds ?? PresignTtl.storageKey);
+}
+
+export function toDocumentView(ctx: ServiceContext, row: DocumentRow, opts: { storageKey: boolean }): Document {
+  return {
+    document_id: row.document_id,
+    user_id: row.account_id,
+    source_name: row.source_name,
+    ...(opts.storageKey ? { storage_key: storageKeyUrl(ctx, row) } : {}),
+    file_name: row.file_name,
+    file_extension: row.file_extension,
+    num_pages: row.num_pages,
+    meta_tags: JSON.parse(row.meta_tags) as Record<string, unknown>,
+    parser_runs: ctx.repos.documents.parserRuns(row.document_id),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export const CONTENT_TYPES: Record<FileKind, string> = {
+  pdf: 'application/pdf',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  tiff: 'image/tiff',
+};

@@ -1,0 +1,79 @@
+// startService: opens the data dir, builds the context and the app, starts components and listens.
+import { mkdir } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import { silentLogger } from '../util/logger.js';
+import { buildApp } from './app.js';
+import { components, type RunningComponent } from './components.js';
+import type { ServiceContext } from './context.js';
+import { FileStore } from './file-store.js';
+import { resolveOptions, type ServiceOptions } from './options.js';
+import { createPresigner, loadSecret } from './presign.js';
+import { createClassifiersRepo } from './store/classifiers-repo.js';
+import { openDb } from './store/db.js';
+import { createDocumentsRepo } from './store/documents-repo.js';
+import { createTemplatesRepo } from './store/templates-repo.js';
+import { createJobsContext, type BaseContext } from './jobs/jobs-context.js';
+
+export type { ServiceOptions } from './options.js';
+export type { ServiceContext } from './context.js';
+
+export interface RunningService {
+  url: string;
+  close(): Promise<void>;
+  context: ServiceContext;
+}
+
+export async function startService(opts: ServiceOptions): Promise<RunningService> {
+  const options = resolveOptions(opts);
+  await mkdir(options.dataDir, { recursive: true });
+  const logger = options.logger ?? silentLogger;
+  const db = openDb(options.dataDir);
+  const files = new FileStore(options.dataDir);
+  await files.init();
+  let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
+  const base: BaseContext = {
+    db,
+    repos: { documents: createDocumentsRepo(db), templates: createTemplatesRepo(db), classifiers: createClassifiersRepo(db) },
+    files,
+    presign: createPresigner({ secret: loadSecret(options.dataDir), baseUrl: () => publicUrl, defaultTtlSeconds: options.presignTtlSeconds }),
+    logger,
+    options,
+    get publicUrl() {
+      return publicUrl;
+    },
+  };
+  const ctx: ServiceContext = Object.assign(base, createJobsContext(base, options));
+
+  const running: RunningComponent[] = [];
+  const stopComponents = async () => {
+    for (const c of running.splice(0).reverse()) await c.close().catch((err: unknown) => logger.error({ err }, 'component close failed'));
+  };
+  let app: FastifyInstance | undefined;
+  try {
+    const server = (app = await buildApp(ctx));
+    for (const c of components.filter((c) => c.phase === 'before-listen')) running.push(await c.start(ctx, server));
+    await server.listen({ host: options.host, port: options.port });
+    const addr = server.server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : options.port;
+    const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+    if (!publicUrl) publicUrl = url;
+    for (const c of components.filter((c) => c.phase !== 'before-listen')) running.push(await c.start(ctx, server));
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      context: ctx,
+      close: () =>
+        (closing ??= (async () => {
+          // Stop taking requests first, then background work, then the database both depend on.
+          await server.close();
+          await stopComponents();
+          db.close();
+        })()),
+    };
+  } catch (err) {
+    await stopComponents();
+    await app?.close();
+    db.close();
+    throw err;
+  }
+}

@@ -1,0 +1,150 @@
+// /v1/classifiers: create (flat body, nested `configs` in responses), list, get, update (classes
+// replaced whole), and DELETE, an extension the spec refers to without showing.
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ErrorCodes } from '../../api/error-codes.js';
+import type { Classifier, ClassifierConfigs, ClassifierList, SuccessResponse } from '../../api/types.js';
+import { specTimestamp } from '../../util/time.js';
+import { requireOwned, type Account } from '../auth.js';
+import type { ServiceContext } from '../context.js';
+import { ServiceError } from '../errors.js';
+import { toClassifier, type ClassifierRow } from '../store/classifiers-repo.js';
+import { pageRanges, parseInput, pathId, rejectUnknownKeys, uuid } from '../validate.js';
+
+export const CLASSIFIER_PAGE_SIZE = 50;
+
+const classDef = z.object({
+  label: z.string({ message: 'expected a string' }).min(1, { message: 'expected a non-empty label' }),
+  description: z.string({ message: 'expected a string' }),
+  template_id: uuid().optional(),
+});
+
+const fields = {
+  name: z.string({ message: 'expected a string' }).trim().min(1, { message: 'expected a non-empty name' }),
+  classes: z
+    .array(classDef, { message: 'expected an array of {label, description}' })
+    .min(2, { message: 'expected at least 2 classes' })
+    .superRefine((cs, ctx) => {
+      const dup = cs.map((c) => c.label).find((l, i, all) => all.indexOf(l) !== i);
+      if (dup) ctx.addIssue({ code: 'custom', message: `expected unique labels, received "${dup}" twice` });
+    }),
+  default_template_id: uuid().nullable(),
+  min_confidence: z
+    .number({ message: 'expected a number from 0.0 to 1.0' })
+    .min(0, { message: 'expected a number from 0.0 to 1.0 inclusive' })
+    .max(1, { message: 'expected a number from 0.0 to 1.0 inclusive' })
+    .nullable(),
+  classifier_type: z.literal('document', { message: "expected 'document'" }),
+  query_model: z.enum(['model-4o-mini', 'model-4o'], { message: "expected 'model-4o-mini' or 'model-4o'" }),
+  use_ocr: z.boolean({ message: 'expected a boolean' }),
+  page_range: pageRanges().nullable(),
+};
+
+const strictMsg = rejectUnknownKeys('expected only name, classes, default_template_id, min_confidence, classifier_type, query_model, use_ocr, page_range (flat, not nested under configs)');
+
+const createBody = z.strictObject(
+  {
+    name: fields.name,
+    classes: fields.classes,
+    default_template_id: fields.default_template_id.optional(),
+    min_confidence: fields.min_confidence.optional(),
+    classifier_type: fields.classifier_type.optional(),
+    query_model: fields.query_model.optional(),
+    use_ocr: fields.use_ocr.optional(),
+    page_range: fields.page_range.optional(),
+  },
+  strictMsg,
+);
+
+const updateBody = z.strictObject(fields, strictMsg).partial();
+
+const listQuery = z.object({ pagination_key: uuid().optional() });
+
+/** The live Classifier `id` of `account`: 404 unknown or deleted, 403 another account's. */
+export function requireClassifier(ctx: ServiceContext, account: Account, id: string): ClassifierRow {
+  return requireOwned(ctx.repos.classifiers.get(id), account, 'Classifier', id);
+}
+
+/** Every template a Classifier routes to must be a live Workflow of the same account. */
+function checkTemplateRefs(ctx: ServiceContext, account: Account, c: ClassifierConfigs): void {
+  const refs: [string, string][] = c.classes.flatMap((cls, i) => (cls.template_id ? [[`classes[${i}].template_id`, cls.template_id]] : []));
+  if (c.default_template_id) refs.push(['default_template_id', c.default_template_id]);
+  for (const [where, id] of refs) {
+    const t = ctx.repos.templates.get(id.toLowerCase());
+    if (!t || t.account_id !== account.id) {
+      throw new ServiceError(400, ErrorCodes.invalidRequest, `${where}: expected the template_id of a Workflow in this account, received ${id}`);
+    }
+  }
+}
+
+/** Each update must move updated_at forward, even within the same millisecond. */
+function after(prev: string): string {
+  const now = specTimestamp();
+  if (now > prev) return now;
+  const micros = Number(prev.slice(-6)) + 1;
+  return micros < 1_000_000 ? prev.slice(0, -6) + String(micros).padStart(6, '0') : specTimestamp(new Date(Date.now() + 1));
+}
+
+export function classifierRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const { classifiers } = ctx.repos;
+
+  app.post('/v1/classifiers', async (req): Promise<Classifier> => {
+    const b = parseInput(createBody, req.body, 'body');
+    const configs: ClassifierConfigs = {
+      classifier_type: b.classifier_type ?? 'document',
+      classes: b.classes,
+      default_template_id: b.default_template_id ?? null,
+      min_confidence: b.min_confidence ?? null,
+      query_model: b.query_model ?? 'model-4o-mini',
+      page_range: b.page_range ?? null,
+      use_ocr: b.use_ocr ?? true,
+    };
+    checkTemplateRefs(ctx, req.account, configs);
+    const id = randomUUID();
+    classifiers.insert({ classifier_id: id, account_id: req.account.id, name: b.name, configs, now: specTimestamp() });
+    return toClassifier(classifiers.get(id)!);
+  });
+
+  app.get('/v1/classifiers', async (req): Promise<ClassifierList> => {
+    const q = parseInput(listQuery, req.query, 'query');
+    let afterSeq = 0;
+    if (q.pagination_key) {
+      const key = q.pagination_key.toLowerCase();
+      const anchor = classifiers.getAny(key);
+      if (!anchor || anchor.account_id !== req.account.id) {
+        throw new ServiceError(400, ErrorCodes.invalidRequest, `query pagination_key: expected the pagination_key of a previous page, received ${key}`);
+      }
+      afterSeq = anchor.seq;
+    }
+    const { rows, more } = classifiers.list(req.account.id, afterSeq, CLASSIFIER_PAGE_SIZE);
+    return { success: true, items: rows.map(toClassifier), pagination_key: more ? rows.at(-1)!.classifier_id : null };
+  });
+
+  app.get('/v1/classifiers/:classifier_id', async (req): Promise<Classifier> => {
+    const id = pathId('classifier_id', (req.params as Record<string, string>).classifier_id);
+    return toClassifier(requireClassifier(ctx, req.account, id));
+  });
+
+  app.put('/v1/classifiers/:classifier_id', async (req): Promise<Classifier> => {
+    const id = pathId('classifier_id', (req.params as Record<string, string>).classifier_id);
+    const b = parseInput(updateBody, req.body, 'body');
+    const row = requireClassifier(ctx, req.account, id);
+    const current = toClassifier(row);
+    const { name, ...settings } = b;
+    const configs: ClassifierConfigs = {
+      ...current.configs,
+      ...Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)),
+    };
+    checkTemplateRefs(ctx, req.account, configs);
+    classifiers.update(id, name ?? current.name, configs, after(row.updated_at));
+    return toClassifier(classifiers.get(id)!);
+  });
+
+  app.delete('/v1/classifiers/:classifier_id', async (req): Promise<SuccessResponse> => {
+    const id = pathId('classifier_id', (req.params as Record<string, string>).classifier_id);
+    requireClassifier(ctx, req.account, id);
+    classifiers.delete(id, specTimestamp());
+    return { success: true };
+  });
+}

@@ -1,0 +1,110 @@
+// /v1/documents: multipart upload, the pre-signed large-file flow (upload_url + confirm), list, get.
+import { randomUUID } from 'node:crypto';
+import { Transform } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ErrorCodes } from '../../api/error-codes.js';
+import type { DocumentList, UploadUrl } from '../../api/types.js';
+import { specTimestamp } from '../../util/time.js';
+import { requireOwned } from '../auth.js';
+import type { ServiceContext } from '../context.js';
+import { requireDocument, storeDocument, inspectStoredFile, toDocumentView } from '../documents.js';
+import { MULTIPART_TOO_LARGE, ServiceError } from '../errors.js';
+import { PresignTtl } from '../presign.js';
+import { parseInput, pathId, queryInt, uuid } from '../validate.js';
+import { sendNegotiated } from '../xml.js';
+import type { FastifyInstance } from 'fastify';
+
+const confirmBody = z.object({
+  document_id: uuid(),
+  file_name: z.string().min(1, { message: 'expected a non-empty file name' }),
+});
+
+const listQuery = z
+  .object({
+    limit: queryInt(1, 1000).default(100),
+    document_id: uuid().optional(),
+    created_at: z.string().min(1).optional(),
+    search_term: z.string().optional(),
+  })
+  .refine((q) => (q.document_id === undefined) === (q.created_at === undefined), {
+    message: 'document_id and created_at: expected both (the pagination_key of the previous page) or neither',
+  });
+
+const uploadUrlQuery = z.object({ file_name: z.string().min(1, { message: 'expected a non-empty file name' }) });
+
+export function documentRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  app.post('/v1/documents', async (req) => {
+    if (req.isMultipart()) return uploadMultipart(ctx, req);
+    return confirmUpload(ctx, req);
+  });
+
+  app.get('/v1/documents/upload_url', async (req): Promise<UploadUrl> => {
+    const q = parseInput(uploadUrlQuery, req.query, 'query');
+    const documentId = randomUUID();
+    ctx.repos.documents.reserve({ document_id: documentId, account_id: req.account.id, file_name: q.file_name, now: specTimestamp() });
+    return { upload_url: ctx.presign.url('PUT', `/presigned/uploads/${documentId}`, PresignTtl.upload), document_id: documentId };
+  });
+
+  app.get('/v1/documents', async (req): Promise<DocumentList> => {
+    const q = parseInput(listQuery, req.query, 'query');
+    const { rows, more } = ctx.repos.documents.list({
+      accountId: req.account.id,
+      limit: q.limit,
+      after: q.document_id && q.created_at ? { document_id: q.document_id.toLowerCase(), created_at: q.created_at } : undefined,
+      searchTerm: q.search_term || undefined,
+    });
+    const last = rows.at(-1);
+    return {
+      files: rows.map((r) => toDocumentView(ctx, r, { storageKey: true })),
+      ...(more && last ? { pagination_key: { document_id: last.document_id, created_at: last.created_at } } : {}),
+    };
+  });
+
+  app.get('/v1/documents/:document_id', async (req, reply) => {
+    const id = pathId('document_id', (req.params as Record<string, string>).document_id);
+    const row = requireDocument(ctx, req.account, id);
+    return sendNegotiated(req, reply, 'document', toDocumentView(ctx, row, { storageKey: true }));
+  });
+}
+
+async function uploadMultipart(ctx: ServiceContext, req: FastifyRequest) {
+  const part = await req.file();
+  if (!part) throw new ServiceError(400, ErrorCodes.invalidRequest, 'file: expected a multipart part named `file`, received no file part');
+  if (part.fieldname !== 'file') {
+    part.file.resume();
+    throw new ServiceError(400, ErrorCodes.invalidRequest, `file: expected the multipart part to be named \`file\`, received \`${part.fieldname}\``);
+  }
+  // busboy stops storing at the limit but keeps reading the request, so the client gets our answer
+  // instead of a reset connection; `truncated` is set by the time the part ends.
+  const guard = new Transform({
+    transform: (chunk, _enc, cb) => cb(null, chunk),
+    flush: (cb) => cb(part.file.truncated ? new ServiceError(400, ErrorCodes.fileTooLarge, MULTIPART_TOO_LARGE) : null),
+  });
+  part.file.on('error', (err) => guard.destroy(err));
+  const row = await storeDocument(ctx, {
+    accountId: req.account.id,
+    sourceName: 'api',
+    fileName: part.filename,
+    source: part.file.pipe(guard),
+  });
+  return toDocumentView(ctx, row, { storageKey: false });
+}
+
+async function confirmUpload(ctx: ServiceContext, req: FastifyRequest) {
+  const body = parseInput(confirmBody, req.body, 'body');
+  const id = body.document_id.toLowerCase();
+  const found = ctx.repos.documents.get(id);
+  // The spec lists no 404 for confirm: an id that was never reserved is a malformed request.
+  if (!found) throw new ServiceError(400, ErrorCodes.invalidRequest, `document_id: no upload was reserved with ${id}; call GET /v1/documents/upload_url first`);
+  const row = requireOwned(found, req.account, 'document', id);
+  if (row.state === 'ready') return toDocumentView(ctx, row, { storageKey: true });
+  const path = ctx.files.documentPath(id);
+  const size = await ctx.files.size(path);
+  if (size === null) {
+    throw new ServiceError(400, ErrorCodes.uploadMissing, `document_id: no bytes were uploaded for ${id}; PUT the file to the upload_url first, then confirm`);
+  }
+  const { kind, numPages } = await inspectStoredFile(path);
+  ctx.repos.documents.confirm({ document_id: id, file_name: body.file_name, file_extension: kind, num_pages: numPages, byte_size: size, now: specTimestamp() });
+  return toDocumentView(ctx, ctx.repos.documents.get(id)!, { storageKey: true });
+}

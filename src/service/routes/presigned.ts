@@ -1,0 +1,90 @@
+// /presigned/...: URLs that carry their own HMAC signature instead of x-api-key.
+//   PUT /presigned/uploads/{document_id}            raw bytes of a large upload (any Content-Type)
+//   GET /presigned/documents/{document_id}/{name}   the stored document (storage_key)
+//   GET /presigned/files/{relative path}            artifacts: parsed page selections, exports
+import { createReadStream } from 'node:fs';
+import { extname } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCodes } from '../../api/error-codes.js';
+import type { FileKind } from '../../engine/types.js';
+import type { ServiceContext } from '../context.js';
+import { CONTENT_TYPES } from '../documents.js';
+import { ServiceError } from '../errors.js';
+import { FileTooLargeError } from '../file-store.js';
+import { pathId } from '../validate.js';
+
+const ARTIFACT_TYPES: Record<string, string> = {
+  '.pdf': 'application/pdf',
+  '.csv': 'text/csv; charset=utf-8',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.json': 'application/json',
+  '.xml': 'application/xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.tiff': 'image/tiff',
+  '.tif': 'image/tiff',
+};
+
+function verify(ctx: ServiceContext, req: FastifyRequest): void {
+  ctx.presign.verify(req.method, req.url.split('?')[0], req.query as Record<string, unknown>);
+}
+
+const gone = (what: string) => new ServiceError(404, ErrorCodes.notFound, `${what} no longer exists`);
+
+async function sendFile(ctx: ServiceContext, reply: FastifyReply, path: string, type: string, downloadName: string) {
+  const size = await ctx.files.size(path);
+  if (size === null) throw gone('the file behind this URL');
+  return reply
+    .type(type)
+    .header('content-length', size)
+    .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(downloadName)}`)
+    .send(createReadStream(path));
+}
+
+export async function presignedRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
+  await app.register(async (scope) => {
+    // The PUT takes raw bytes of any (or no) Content-Type; the handler streams req.raw to disk.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
+
+    scope.put('/presigned/uploads/:document_id', async (req) => {
+      verify(ctx, req);
+      const id = pathId('document_id', (req.params as Record<string, string>).document_id);
+      const row = ctx.repos.documents.get(id);
+      if (!row) throw gone(`document ${id}`);
+      if (row.state !== 'reserved') {
+        throw new ServiceError(400, ErrorCodes.invalidRequest, `document ${id} is already confirmed; request a new upload_url for a new file`);
+      }
+      try {
+        const bytes = await ctx.files.save(ctx.files.documentPath(id), req.raw, ctx.options.maxUploadBytes);
+        return { success: true, message: `received ${bytes} bytes; confirm with POST /v1/documents {document_id, file_name}` };
+      } catch (err) {
+        if (err instanceof FileTooLargeError) {
+          throw new ServiceError(400, ErrorCodes.fileTooLarge, `file: larger than this service's pre-signed upload cap of ${err.limit} bytes`);
+        }
+        throw err;
+      }
+    });
+  });
+
+  app.get('/presigned/documents/:document_id/:file_name', async (req, reply) => {
+    verify(ctx, req);
+    const id = pathId('document_id', (req.params as Record<string, string>).document_id);
+    const row = ctx.repos.documents.get(id);
+    if (!row || row.state !== 'ready') throw gone(`document ${id}`);
+    return sendFile(ctx, reply, ctx.files.documentPath(id), CONTENT_TYPES[row.file_extension as FileKind] ?? 'application/octet-stream', row.file_name);
+  });
+
+  app.get('/presigned/files/*', async (req, reply) => {
+    verify(ctx, req);
+    const rel = decodeURIComponent((req.params as Record<string, string>)['*']);
+    let path: string;
+    try {
+      path = ctx.files.artifactPath(rel);
+    } catch {
+      throw new ServiceError(400, ErrorCodes.invalidRequest, 'path: expected a file under the artifact store');
+    }
+    return sendFile(ctx, reply, path, ARTIFACT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream', rel.split('/').at(-1) ?? rel);
+  });
+}
