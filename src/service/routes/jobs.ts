@@ -83,6 +83,10 @@ function requireJob(ctx: ServiceContext, req: FastifyRequest): Job {
 
 /** Template or Classifier of a submission; classifier_id wins when both are given (spec rule). */
 function resolveTarget(ctx: ServiceContext, account: Account, input: Record<string, unknown>) {
+  if (input.classification_schema !== undefined) {
+    // Spec rule 2 of classify+extract: only saved Classifiers route extractions.
+    throw new ServiceError(400, ErrorCodes.invalidRequest, 'classification_schema: not accepted on extraction; save the labels as a Classifier (POST /v1/classifiers) and pass its classifier_id');
+  }
   const ids = parseInput(idsSchema, { template_id: input.template_id, classifier_id: input.classifier_id }, 'query');
   const params = parseRunParams(input, '');
   if (ids.classifier_id) {
