@@ -1,7 +1,7 @@
 // File names and paths built from untrusted text (dropped file names, classifier labels, rule names).
 // Everything here aims at one property: a value can never add, remove or escape a path segment, and the
 // result is a name every common file system (ext4, APFS, NTFS/SMB shares) accepts.
-import { open, realpath, lstat } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
 export const MAX_FILE_NAME_BYTES = 200;
@@ -103,6 +103,41 @@ export async function uniquePath(dir: string, name: string, maxAttempts = 10_000
     }
   }
   throw new Error(`no free name for "${safe}" in ${dir} after ${maxAttempts} attempts`);
+}
+
+/**
+ * Moves src into dir under its own name (or `name`), never overwriting: the first free name is reserved
+ * with uniquePath and the file renamed over the placeholder. Across file systems (EXDEV, e.g. a processed
+ * folder on another mount) it copies to the reserved name, fsyncs, then removes src; a crash in between
+ * leaves both copies, never none. Returns the new path.
+ */
+export async function moveFileUnique(src: string, dir: string, name = path.basename(src)): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const dest = await uniquePath(dir, name);
+  try {
+    try {
+      await rename(src, dest);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      await copyFile(src, dest);
+      await syncPath(dest);
+      await unlink(src);
+    }
+  } catch (err) {
+    await unlink(dest).catch(() => undefined); // give the reserved name back
+    throw err;
+  }
+  await syncPath(dir).catch(() => undefined); // some file systems refuse fsync on a folder
+  return dest;
+}
+
+async function syncPath(p: string): Promise<void> {
+  const fh = await open(p, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
 }
 
 export class PathEscapeError extends Error {

@@ -1,11 +1,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, rm, readdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   expandPlaceholders,
   MAX_FILE_NAME_BYTES,
+  moveFileUnique,
   PathEscapeError,
   resolveInside,
   sanitiseFileName,
@@ -127,4 +128,39 @@ test('resolveInside accepts a root that does not exist yet but still rejects ..'
   const root = path.join(dir, 'not-yet', 'root');
   assert.equal(await resolveInside(root, 'a/b.csv'), path.join(root, 'a', 'b.csv'));
   await assert.rejects(resolveInside(root, '../b.csv'), PathEscapeError);
+});
+
+test('moveFileUnique moves without overwriting an existing name', async () => {
+  const from = path.join(dir, 'move-from');
+  const to = path.join(dir, 'move-to', 'deep');
+  await mkdir(from);
+  await writeFile(path.join(from, 'scan.pdf'), 'first');
+  assert.equal(await moveFileUnique(path.join(from, 'scan.pdf'), to), path.join(to, 'scan.pdf'));
+  await writeFile(path.join(from, 'scan.pdf'), 'second');
+  assert.equal(await moveFileUnique(path.join(from, 'scan.pdf'), to), path.join(to, 'scan (1).pdf'));
+  assert.equal(await readFile(path.join(to, 'scan.pdf'), 'utf8'), 'first');
+  assert.equal(await readFile(path.join(to, 'scan (1).pdf'), 'utf8'), 'second');
+  assert.deepEqual(await readdir(from), []);
+  await assert.rejects(moveFileUnique(path.join(from, 'gone.pdf'), to), { code: 'ENOENT' });
+  assert.deepEqual((await readdir(to)).sort(), ['scan (1).pdf', 'scan.pdf'], 'a failed move gives its reserved name back');
+});
+
+test('moveFileUnique copies and removes the source across file systems', async (t) => {
+  const shm = '/dev/shm';
+  let other: string;
+  try {
+    other = await mkdtemp(path.join(shm, 'docdrop-move-'));
+  } catch {
+    return t.skip('no /dev/shm on this machine');
+  }
+  try {
+    const src = path.join(dir, 'cross.pdf');
+    await writeFile(src, 'payload');
+    const dest = await moveFileUnique(src, other);
+    assert.equal(dest, path.join(other, 'cross.pdf'));
+    assert.equal(await readFile(dest, 'utf8'), 'payload');
+    await assert.rejects(readFile(src), { code: 'ENOENT' });
+  } finally {
+    await rm(other, { recursive: true, force: true });
+  }
 });

@@ -96,3 +96,31 @@ test('a group file found without its record list is kept aside, not overwritten'
   assert.equal(await readFile(path.join(out, 'day (1).csv'), 'utf8'), 'made by hand\r\n');
   assert.match(await readFile(path.join(out, 'day.csv'), 'utf8'), /INV-001/);
 });
+
+test('a group file that lags its record list (crash between the two writes) is regenerated whole', async () => {
+  const out = path.join(dir, 'daily-crash');
+  const spec = { ...lineItemsCsv, dir: out, baseName: 'day' };
+  const file = await writeGroupedOutput({ ...spec, record: invoiceRecord() });
+  const before = await readFile(file, 'utf8');
+  // Simulate the crash: the record list already holds a second record, the CSV does not.
+  const side = JSON.parse(await readFile(sidecarPath(file), 'utf8'));
+  side.records.push(invoiceRecord({ requestId: 'r-crash', data: { invoice_number: 'INV-CRASH' } }));
+  await writeFile(sidecarPath(file), JSON.stringify(side));
+  assert.equal(await readFile(file, 'utf8'), before);
+  // The daemon repeats the interrupted write.
+  await writeGroupedOutput({ ...spec, record: invoiceRecord({ requestId: 'r-crash', data: { invoice_number: 'INV-CRASH' } }) });
+  const lines = (await readFile(file, 'utf8')).trimEnd().split('\r\n');
+  assert.equal(lines.filter((l) => l.includes('INV-CRASH')).length, 1);
+  assert.equal(lines.filter((l) => l.includes('INV-001')).length, 2);
+});
+
+test('a damaged record list stops the write with a message naming the file', async () => {
+  const out = path.join(dir, 'daily-damaged');
+  const spec = { ...lineItemsCsv, dir: out, baseName: 'day' };
+  const file = await writeGroupedOutput({ ...spec, record: invoiceRecord() });
+  await writeFile(sidecarPath(file), '{"version":1,"rec');
+  await assert.rejects(
+    writeGroupedOutput({ ...spec, record: invoiceRecord({ requestId: 'r-x' }) }),
+    (err: Error) => err.message.includes(sidecarPath(file)) && /not valid JSON/.test(err.message),
+  );
+});
