@@ -3,7 +3,7 @@
 // Each attempt goes through the limiter on its own, so a retry counts as a request and the wait
 // between attempts holds no limiter slot.
 import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { request, errors as undiciErrors, type Dispatcher, type FormData } from 'undici';
@@ -120,10 +120,6 @@ export class HttpClient {
   toFile(req: HttpRequest, destPath: string): Promise<number> {
     return this.#send(req, async (res) => {
       const part = `${destPath}.part`;
-      let bytes = 0;
-      res.body.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-      });
       try {
         await pipeline(res.body, createWriteStream(part));
         await rename(part, destPath);
@@ -131,7 +127,7 @@ export class HttpClient {
         await rm(part, { force: true });
         throw err;
       }
-      return bytes;
+      return (await stat(destPath)).size;
     });
   }
 

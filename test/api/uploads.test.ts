@@ -203,6 +203,24 @@ describe('download', () => {
     }
   });
 
+  test('starts a download over when the connection drops mid-body', async () => {
+    const bytes = randomBytes(400_000);
+    const server = await startServer((_req, res, i) => {
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(bytes.length) });
+      if (i === 0) return res.write(bytes.subarray(0, 100_000), () => res.destroy());
+      res.end(bytes);
+    });
+    try {
+      const dest = join(dir, 'resumed.pdf');
+      const c = new ServiceClient({ baseUrl: server.baseUrl, apiKey: KEY, retry: { retries: 2, minDelayMs: 1, maxDelayMs: 2 } });
+      assert.equal(await c.download(`${server.baseUrl}/dl/r?sig=s`, dest), bytes.length);
+      assert.ok((await readFile(dest)).equals(bytes));
+      assert.equal(server.requests.length, 2);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('leaves no file behind when the download fails', async () => {
     const server = await startServer((_req, res) => sendError(res, 403, 'invalid_signature', 'bad signature'));
     try {
