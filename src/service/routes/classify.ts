@@ -49,7 +49,8 @@ export function classifyRoutes(app: FastifyInstance, ctx: ServiceContext): void 
       classes: b.classification_schema,
       pageRange: b.page_range,
       queryModel: b.query_model ?? 'model-4o-mini',
-      useOcr: true,
+      // No use_ocr on this call: read the text layer, OCR only the pages without one (as the extraction did).
+      useOcr: false,
       classifierId: null,
     });
   });
