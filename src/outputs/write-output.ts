@@ -51,11 +51,11 @@ export function outputFileName(baseName: string, format: OutputFormat): string {
   return sanitiseFileName(`${sanitiseFileName(baseName, { keepExtension: false })}.${format}`);
 }
 
-/** Writes one output file atomically and returns its path. */
+/** Writes one output file atomically and returns its absolute path. */
 export async function writeOutputFile(opts: WriteOutputOptions): Promise<string> {
   await mkdir(opts.dir, { recursive: true });
   const name = outputFileName(opts.baseName, opts.format);
-  const dest = opts.onExisting === 'unique' ? await uniquePath(opts.dir, name) : path.join(opts.dir, name);
+  const dest = opts.onExisting === 'unique' ? await uniquePath(path.resolve(opts.dir), name) : path.resolve(opts.dir, name);
   await renderOutput(opts, opts.records, dest);
   return dest;
 }
@@ -91,7 +91,7 @@ const groups = new Map<string, Group>();
 
 /**
  * Adds (or replaces, by requestId) one record in a group file and regenerates it; resolves with the
- * file's path once the record is durably in both the sidecar and the file.
+ * file's absolute path once the record is durably in both the sidecar and the file.
  */
 export async function writeGroupedOutput(opts: GroupedOutputOptions): Promise<string> {
   await mkdir(opts.dir, { recursive: true });
