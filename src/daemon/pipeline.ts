@@ -34,6 +34,8 @@ export interface PipelineOptions {
   retry?: BackoffPolicy;
   /** Local steps (output write, move) that fail this many times in a row fail the input. */
   maxLocalAttempts?: number;
+  /** Retryable API errors (429, 5xx, network) in a row before the input fails; default: no limit. */
+  maxApiAttempts?: number;
   logger: Logger;
   tickMs?: number;
   /** Upper bound of inputs held in memory queues at once. */
@@ -58,6 +60,7 @@ export class Pipeline {
     this.o = {
       retry: { initialMs: options.polling.initialMs, maxMs: Math.max(options.polling.maxMs, 60_000) },
       maxLocalAttempts: 5,
+      maxApiAttempts: Number.POSITIVE_INFINITY,
       tickMs: 250,
       maxInFlight: 2000,
       now: Date.now,
@@ -87,57 +90,61 @@ export class Pipeline {
     return this.inFlight.size;
   }
 
-  /** Intake reports a stable file. Safe to call repeatedly for the same path (rescans). */
-  async accept(ruleName: string, path: string): Promise<void> {
+  /**
+   * Intake reports a stable file. Safe to call repeatedly for the same path (rescans). Resolves with the
+   * input's ledger row, or null when the file was not taken (gone, not complete yet, already known).
+   */
+  async accept(ruleName: string, path: string): Promise<InputRecord | null> {
     const key = `${ruleName}\0${path}`;
-    if (this.stopping || this.accepting.has(key)) return;
+    if (this.stopping || this.accepting.has(key)) return null;
     const rule = this.o.rules.get(ruleName);
-    if (!rule) return;
+    if (!rule) return null;
     this.accepting.add(key);
     try {
-      await this.o.queues.local.add(() => this.intake(rule, path));
+      return await this.o.queues.local.add(() => this.intake(rule, path));
     } catch (err) {
       this.o.logger.warn({ rule: ruleName, path, err: errorText(err) }, 'could not take file; will retry');
       this.recheckLater(ruleName, path);
+      return null;
     } finally {
       this.accepting.delete(key);
     }
   }
 
-  private async intake(rule: PipelineRule, path: string): Promise<void> {
+  private async intake(rule: PipelineRule, path: string): Promise<InputRecord | null> {
     const { ledger, files, logger } = this.o;
-    if (await ledger.findActiveByPath(rule.name, path)) return;
+    if (await ledger.findActiveByPath(rule.name, path)) return null;
     let st;
     try {
       st = await stat(path);
     } catch {
-      return; // gone before we got to it: nothing to do
+      return null; // gone before we got to it: nothing to do
     }
-    if (!st.isFile()) return;
+    if (!st.isFile()) return null;
     const kind = await files.kind(path);
     if (kind && !(await files.isComplete(path, kind))) {
       logger.info({ rule: rule.name, path, kind }, 'file is not complete yet; checking again later');
       this.recheckLater(rule.name, path);
-      return;
+      return null;
     }
     this.clearRecheck(rule.name, path);
     const sha256 = await files.sha256(path);
     if (rule.afterSuccess === 'keep') {
       // A file kept in place after success is seen again at every start; the ledger already has it done.
       const prev = await ledger.findBySha(rule.name, sha256, -1);
-      if (prev && prev.path === path && prev.state === 'done') return;
+      if (prev && prev.path === path && prev.state === 'done') return null;
     }
     const { record, created } = await ledger.addInput({ rule: rule.name, path, size: st.size, mtimeMs: st.mtimeMs, sha256 });
-    if (!created) return;
+    if (!created) return null;
     logger.info({ id: record.id, rule: rule.name, path, kind }, 'queued');
     if (!kind) {
-      await this.failInput(rule, record, {
+      return this.failInput(rule, record, {
         reason: 'unsupported_file_type',
         message: 'the content is not a PDF, JPEG, PNG or TIFF (checked from the bytes, not the name)',
       });
-      return;
     }
     this.dispatch(record);
+    return record;
   }
 
   private recheckLater(ruleName: string, path: string): void {
@@ -354,7 +361,7 @@ export class Pipeline {
         });
       }
       const isApi = API_STATES.has(r.state);
-      if (!isApi && attempts >= this.o.maxLocalAttempts) {
+      if (attempts >= (isApi ? this.o.maxApiAttempts : this.o.maxLocalAttempts)) {
         return await this.failInput(rule, r, { reason: `${r.state}_step_failed`, message, request_id: r.requestId, document_id: r.documentId });
       }
       const retryAfter = err instanceof ApiError ? err.retryAfterMs : undefined;

@@ -1,0 +1,91 @@
+// `base_url: embedded`: the daemon starts `docdrop serve` in its own process, on loopback only, so a fresh
+// clone works with no other set-up. The service's account key is generated once and kept in a file
+// (mode 600) beside the ledger: the service's documents and jobs belong to that key's account, so a new
+// key on every start would make jobs submitted before a restart unreachable (403).
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import type { ServiceClient } from '../api/client.js';
+import type { CreateTemplateRequest } from '../api/types.js';
+import { startService } from '../service/index.js';
+import type { Logger } from '../util/logger.js';
+import type { DaemonConfig } from './config.js';
+
+export interface EmbeddedService {
+  url: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+export function embeddedKeyPath(config: DaemonConfig): string {
+  return join(dirname(config.state.path), 'embedded-api-key');
+}
+
+/** Reads the kept key, or creates it (mode 600) on first start. */
+export async function loadOrCreateKey(path: string): Promise<string> {
+  try {
+    const key = (await readFile(path, 'utf8')).trim();
+    if (key) return key;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  await mkdir(dirname(path), { recursive: true });
+  const key = randomBytes(24).toString('base64url');
+  await writeFile(path, `${key}\n`, { mode: 0o600, flag: 'wx' }).catch(async (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw err;
+  });
+  await chmod(path, 0o600);
+  return (await readFile(path, 'utf8')).trim();
+}
+
+export async function startEmbeddedService(config: DaemonConfig, logger: Logger): Promise<EmbeddedService> {
+  const apiKey = config.service.api_key_source === 'generated' ? await loadOrCreateKey(embeddedKeyPath(config)) : config.service.api_key;
+  const svc = await startService({
+    host: '127.0.0.1',
+    port: config.service.embedded.port,
+    dataDir: config.service.embedded.data_dir,
+    apiKeys: [apiKey],
+    logger: logger.child({ component: 'service' }),
+  });
+  logger.info({ url: svc.url, dataDir: config.service.embedded.data_dir }, 'embedded service started');
+  return { url: svc.url, apiKey, close: () => svc.close() };
+}
+
+/** The example Workflow `npm start` relies on. Field descriptions carry the label words the engine looks for. */
+export const EXAMPLE_INVOICE_WORKFLOW: CreateTemplateRequest = {
+  template_title: 'Invoices',
+  template_type: 'invoice',
+  template_schema: {
+    fields: [
+      { name: 'invoice_number', type: 'text', description: 'Invoice number (Invoice No, Invoice #)' },
+      { name: 'date', type: 'date', description: 'Invoice date' },
+      { name: 'vendor', type: 'text', description: 'Vendor: the seller or supplier issuing the invoice (From)' },
+      { name: 'total', type: 'number', description: 'Total amount due' },
+      {
+        name: 'line_items',
+        type: 'table',
+        description: 'Line items of the invoice',
+        subFields: [
+          { name: 'description', type: 'text', description: 'Item description' },
+          { name: 'quantity', type: 'number', description: 'Quantity (Qty)' },
+          { name: 'unit_price', type: 'number', description: 'Unit price (Price)' },
+          { name: 'amount', type: 'number', description: 'Line amount' },
+        ],
+      },
+    ],
+  },
+};
+
+/** Creates the example Workflow when no Workflow of that title exists yet. Returns true when created. */
+export async function ensureExampleWorkflow(client: ServiceClient): Promise<boolean> {
+  for await (const t of client.iterateTemplates()) {
+    if (t.template_title === EXAMPLE_INVOICE_WORKFLOW.template_title) return false;
+  }
+  await client.createTemplate(EXAMPLE_INVOICE_WORKFLOW);
+  return true;
+}
+
+/** The folders a new user drops files into and looks for results in. */
+export async function createRuleFolders(config: DaemonConfig): Promise<void> {
+  for (const rule of config.rules) await mkdir(rule.watch, { recursive: true });
+}
