@@ -1,0 +1,120 @@
+// Checks the pipeline runs on a stable file before upload. A slow copier can pause longer than stable_ms,
+// so "stable" does not prove "complete": each format's end marker does. A file that fails this check is
+// retried later (intake.requeue), not failed.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import type { FileKind } from '../engine/types.js';
+
+export type CompleteFileKind = FileKind;
+
+/** sha256 of a file, hex, read as a stream (memory does not grow with the file). */
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
+
+/**
+ * Whether the file's end is written: PDF `%%EOF` in its last 2 kB (readers tolerate trailing bytes after
+ * it), JPEG's EOI marker FF D9 near the end (0xFF D9 cannot occur inside entropy-coded data), PNG's IEND
+ * chunk, TIFF's image directories and strips all inside the file. Missing or unreadable file: false.
+ */
+export async function isCompleteFile(path: string, kind: CompleteFileKind): Promise<boolean> {
+  let fh: FileHandle | null = null;
+  try {
+    fh = await open(path, 'r');
+    const { size } = await fh.stat();
+    switch (kind) {
+      case 'pdf':
+        return (await tail(fh, size, 2048)).includes('%%EOF');
+      case 'jpeg': {
+        const t = await tail(fh, size, 1024);
+        return size > 4 && indexOfPair(t, 0xff, 0xd9) >= 0;
+      }
+      case 'png':
+        return (await tail(fh, size, 64)).includes('IEND');
+      case 'tiff':
+        return await tiffComplete(fh, size);
+    }
+    return false;
+  } catch {
+    return false;
+  } finally {
+    await fh?.close();
+  }
+}
+
+async function tail(fh: FileHandle, size: number, n: number): Promise<Buffer> {
+  const len = Math.min(n, size);
+  const buf = Buffer.alloc(len);
+  await fh.read(buf, 0, len, size - len);
+  return buf;
+}
+
+function indexOfPair(buf: Buffer, a: number, b: number): number {
+  for (let i = buf.length - 2; i >= 0; i--) if (buf[i] === a && buf[i + 1] === b) return i;
+  return -1;
+}
+
+const TAG_STRIP_OFFSETS = 273;
+const TAG_STRIP_BYTES = 279;
+const TAG_TILE_OFFSETS = 324;
+const TAG_TILE_BYTES = 325;
+/** Byte size of each TIFF field type (1 BYTE ... 13 IFD). */
+const TYPE_SIZE: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4 };
+
+/** Classic TIFF: every IFD, every out-of-line tag value and every strip/tile lies within the file. BigTIFF: header only. */
+async function tiffComplete(fh: FileHandle, size: number): Promise<boolean> {
+  const head = Buffer.alloc(8);
+  if (size < 8) return false;
+  await fh.read(head, 0, 8, 0);
+  const le = head.toString('latin1', 0, 2) === 'II';
+  const u16 = (b: Buffer, o: number) => (le ? b.readUInt16LE(o) : b.readUInt16BE(o));
+  const u32 = (b: Buffer, o: number) => (le ? b.readUInt32LE(o) : b.readUInt32BE(o));
+  const version = u16(head, 2);
+  if (version === 43) return true;
+  if (version !== 42) return false;
+  const readAt = async (offset: number, len: number) => {
+    if (offset + len > size) return null;
+    const b = Buffer.alloc(len);
+    await fh.read(b, 0, len, offset);
+    return b;
+  };
+  const values = async (type: number, count: number, field: Buffer, at: number): Promise<number[] | null> => {
+    const width = TYPE_SIZE[type];
+    if (width !== 2 && width !== 4) return [];
+    const inline = width * count <= 4;
+    const data = inline ? field.subarray(at + 8, at + 12) : await readAt(u32(field, at + 8), width * count);
+    if (!data) return null;
+    return Array.from({ length: count }, (_, i) => (width === 2 ? u16(data, i * 2) : u32(data, i * 4)));
+  };
+  let ifd = u32(head, 4);
+  for (let guard = 0; ifd !== 0 && guard < 1000; guard++) {
+    const countBuf = await readAt(ifd, 2);
+    if (!countBuf) return false;
+    const n = u16(countBuf, 0);
+    const entries = await readAt(ifd + 2, n * 12 + 4);
+    if (!entries) return false;
+    const tags = new Map<number, number[] | null>();
+    for (let i = 0; i < n; i++) {
+      const at = i * 12;
+      const tag = u16(entries, at);
+      const bytes = (TYPE_SIZE[u16(entries, at + 2)] ?? 1) * u32(entries, at + 4);
+      if (bytes > 4 && u32(entries, at + 8) + bytes > size) return false;
+      if ([TAG_STRIP_OFFSETS, TAG_STRIP_BYTES, TAG_TILE_OFFSETS, TAG_TILE_BYTES].includes(tag)) {
+        const v = await values(u16(entries, at + 2), u32(entries, at + 4), entries, at);
+        if (v === null) return false;
+        tags.set(tag, v);
+      }
+    }
+    for (const [offTag, lenTag] of [[TAG_STRIP_OFFSETS, TAG_STRIP_BYTES], [TAG_TILE_OFFSETS, TAG_TILE_BYTES]]) {
+      const offs = tags.get(offTag);
+      const lens = tags.get(lenTag);
+      if (offs && lens && offs.some((o, i) => o + (lens[i] ?? 0) > size)) return false;
+    }
+    ifd = u32(entries, n * 12);
+  }
+  return true;
+}

@@ -1,0 +1,81 @@
+// Intake: reports every stable file in the rules' watched folders to the pipeline, once per content
+// version (size+mtime), including files that were there before the start. See intake-rule.ts for one
+// folder's life, intake-filter.ts for what is never reported, intake-file-checks.ts for the checks the
+// pipeline runs before upload.
+import { watch as chokidarWatch } from 'chokidar';
+import type { Logger } from '../util/logger.js';
+import type { RuleConfig } from './config.js';
+import { RuleIntake, type IntakeFile, type WatchFactory } from './intake-rule.js';
+
+export type { IntakeFile };
+export { isCompleteFile, sha256File, type CompleteFileKind } from './intake-file-checks.js';
+
+export interface IntakeOptions {
+  logger: Logger;
+  /** Called once per stable file version. A throw (or rejection) makes intake offer the file again later. */
+  onFile: (rule: RuleConfig, file: IntakeFile) => Promise<void> | void;
+  /** Managed folders (output/processed/failed/duplicates), the state database: never reported. */
+  ignorePaths: readonly string[];
+  /** Period of the full rescan that catches what a watcher missed. */
+  rescanIntervalMs: number;
+  /** How often each watched folder's presence (and device) is checked. Default 2000 ms. */
+  folderCheckMs?: number;
+  /** Milliseconds clock for the stability window. */
+  clock?: () => number;
+  /** chokidar's watch, replaceable so tests can inject watcher errors (e.g. ENOSPC) into a real watcher. */
+  watch?: WatchFactory;
+}
+
+export interface Intake {
+  /** Offer this file again once it is stable, e.g. a PDF whose end is not written yet. */
+  requeue(rule: string, path: string): void;
+  /** Scan every present folder now (e.g. after `docdrop retry`). */
+  rescan(): Promise<void>;
+  /** Stops watchers and timers and waits for onFile calls in flight. */
+  stop(): Promise<void>;
+}
+
+export async function startIntake(rules: readonly RuleConfig[], opts: IntakeOptions): Promise<Intake> {
+  let warnedWatchLimit = false;
+  const intakes = rules.map(
+    (rule) =>
+      new RuleIntake(rule, {
+        logger: opts.logger,
+        onFile: opts.onFile,
+        ignorePaths: opts.ignorePaths,
+        clock: opts.clock ?? Date.now,
+        watch: opts.watch ?? chokidarWatch,
+        onWatchLimit: (r, err) => {
+          const fields = { rule: r.name, folder: r.watch, code: err.code };
+          if (warnedWatchLimit) return void opts.logger.debug(fields, 'out of inotify watches: polling');
+          warnedWatchLimit = true;
+          opts.logger.warn(
+            fields,
+            'out of inotify watches: falling back to polling (slower, more CPU). Raise the limit, e.g. ' +
+              '`sysctl fs.inotify.max_user_watches=524288`, or set watch_mode: poll for this rule',
+          );
+        },
+      }),
+  );
+  await Promise.all(intakes.map((i) => i.checkPresence()));
+  const presence = setInterval(() => intakes.forEach((i) => void i.checkPresence()), opts.folderCheckMs ?? 2000);
+  const rescan = setInterval(() => intakes.forEach((i) => void i.rescan()), opts.rescanIntervalMs);
+  const byName = new Map(intakes.map((i) => [i.rule.name, i]));
+  let stopping: Promise<void> | null = null;
+  return {
+    requeue(rule, path) {
+      byName.get(rule)?.requeue(path);
+    },
+    async rescan() {
+      await Promise.all(intakes.map((i) => i.rescan()));
+    },
+    stop() {
+      stopping ??= (async () => {
+        clearInterval(presence);
+        clearInterval(rescan);
+        await Promise.all(intakes.map((i) => i.stop()));
+      })();
+      return stopping;
+    },
+  };
+}

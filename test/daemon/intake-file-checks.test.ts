@@ -1,0 +1,57 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PDFDocument } from '@cantoo/pdf-lib';
+import sharp from 'sharp';
+import { isCompleteFile, sha256File } from '../../src/daemon/intake.js';
+
+const dir = await mkdtemp(join(tmpdir(), 'docdrop-filecheck-'));
+after(() => rm(dir, { recursive: true, force: true }));
+
+async function fixture(name: string, bytes: Buffer | Uint8Array): Promise<string> {
+  const p = join(dir, name);
+  await writeFile(p, bytes);
+  return p;
+}
+
+async function pdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  doc.addPage([200, 200]).drawText('Invoice 42', { x: 20, y: 100 });
+  return Buffer.from(await doc.save());
+}
+
+const image = (format: 'jpeg' | 'png' | 'tiff') =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 30, b: 90 } } })
+    .toFormat(format)
+    .toBuffer();
+
+const kinds: [string, 'pdf' | 'jpeg' | 'png' | 'tiff', () => Promise<Buffer>][] = [
+  ['PDF', 'pdf', pdf],
+  ['JPEG', 'jpeg', () => image('jpeg')],
+  ['PNG', 'png', () => image('png')],
+  ['TIFF (JPEG-compressed, tables at the end)', 'tiff', () => image('tiff')],
+  ['TIFF (LZW)', 'tiff', () => sharp({ create: { width: 300, height: 200, channels: 3, background: '#808080' } }).tiff({ compression: 'lzw' }).toBuffer()],
+];
+for (const [label, kind, make] of kinds) {
+  test(`a whole ${label} is complete and one cut short by a slow copier is not`, async () => {
+    const bytes = await make();
+    assert.equal(await isCompleteFile(await fixture(`whole-${label}.${kind}`, bytes), kind), true);
+    const cut = bytes.subarray(0, Math.floor(bytes.length * 0.6));
+    assert.equal(await isCompleteFile(await fixture(`cut-${label}.${kind}`, cut), kind), false);
+  });
+}
+
+test('a PDF with bytes after %%EOF is still complete; a missing file is not', async () => {
+  const bytes = Buffer.concat([await pdf(), Buffer.from('\n\0\0\r\n')]);
+  assert.equal(await isCompleteFile(await fixture('trailing.pdf', bytes), 'pdf'), true);
+  assert.equal(await isCompleteFile(join(dir, 'nope.pdf'), 'pdf'), false);
+});
+
+test('sha256File streams the file and returns the hex digest', async () => {
+  const bytes = Buffer.alloc(3 * 1024 * 1024 + 7, 0x5a);
+  const p = await fixture('big.bin', bytes);
+  assert.equal(await sha256File(p), createHash('sha256').update(bytes).digest('hex'));
+});
