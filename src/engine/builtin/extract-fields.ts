@@ -23,7 +23,7 @@ function fallback(lines: Line[], terms: FieldTerms, ctx: ValueContext, dateForma
     const d = dateFallback(lines, ctx.monthFirst);
     return d ? formatDate(d.date, dateFormat) : null;
   }
-  if (terms.role === 'vendor') return vendorFallback(lines)?.text.trim() ?? null;
+  if (terms.role === 'vendor') return vendorFallback(lines)?.text ?? null;
   if (terms.role === 'address') return addressFallback(lines, vendorFallback(lines));
   return null;
 }

@@ -116,11 +116,24 @@ function cellValue(text: string, sub: SubFieldDefinition, opts: TableOptions): u
 function rowsUnder(lines: Line[], header: Header, opts: TableOptions): Record<string, unknown>[] {
   const rows: Record<string, unknown>[] = [];
   const numberCols = header.columns.filter((c) => c.sub?.def.type === 'number');
+  if (numberCols.length === 0) return rows;
+  const after = lines.slice(header.line.index + 1);
   let lastY = header.line.y1;
-  for (const line of lines.slice(header.line.index + 1)) {
-    if (line.page !== header.line.page) break;
+  let page = header.line.page;
+  for (const [k, line] of after.entries()) {
+    // A table may run on over the next page (without repeating its header): continue at its top.
+    if (line.page !== page) {
+      if (line.page !== page + 1 || rows.length === 0) break;
+      page = line.page;
+      lastY = line.y0;
+    }
     if (line.y0 - lastY > 4 * Math.max(line.height, header.line.height)) break;
-    if (isTotalsLine(line)) break;
+    if (isTotalsLine(line)) {
+      // Section subtotals sit inside a table; a block of totals lines, or one followed by a gap, ends it.
+      const next = after[k + 1];
+      if (!next || next.page !== line.page || isTotalsLine(next) || next.y0 - line.y1 > 2 * line.height) break;
+      continue;
+    }
     const texts = cells(line, header.columns);
     const row: Record<string, unknown> = {};
     let numbers = 0;
@@ -130,8 +143,7 @@ function rowsUnder(lines: Line[], header: Header, opts: TableOptions): Record<st
       row[c.sub.def.name] = v;
       if (c.sub.def.type === 'number' && v !== null) numbers++;
     });
-    const needed = opts.strict ? numberCols.length : 1;
-    if (numberCols.length === 0 || numbers < Math.max(1, needed)) continue;
+    if (numbers < (opts.strict ? numberCols.length : 1)) continue;
     lastY = line.y1;
     rows.push(row);
   }

@@ -22,22 +22,27 @@ const MAX_LABEL_WORDS = 5;
 
 const wordsText = (ws: Word[]): string => ws.map((w) => w.text).join(' ');
 
+/** A word that ends a label: "Invoice No:", "Total:", "Nr." */
+const endsLabel = (w: Word | undefined): boolean => Boolean(w && /[:#]$/.test(w.text));
+
 /** Best label span that starts in this phrase: [start, end] word indexes and its score. */
 function bestLabelSpan(phrase: Phrase, terms: FieldTerms): { start: number; end: number; score: number } | null {
   const wordTokens = phrase.words.map((w) => tokenize(w.text));
   let best: { start: number; end: number; score: number } | null = null;
   for (let s = 0; s < phrase.words.length; s++) {
     if (wordTokens[s].length === 0) continue;
+    // Labels start a phrase or follow punctuation; a label word inside running text is just a word.
+    if (s > 0 && !/[:;,.|)]$/.test(phrase.words[s - 1].text)) continue;
     const tokens: string[] = [];
     for (let e = s; e < Math.min(phrase.words.length, s + MAX_LABEL_WORDS); e++) {
       tokens.push(...wordTokens[e]);
       const { score } = labelScore(tokens, terms);
       // Words in the label that match no term dilute it ("Customer Order No" vs "Order No").
       const unmatched = tokens.filter((t) => labelScore([t], terms).score === 0).length;
-      const adjusted = score - 0.08 * unmatched - 0.02 * s;
+      const adjusted = score - 0.08 * unmatched - 0.05 * s;
       if (score >= 0.5 && (!best || adjusted > best.score)) best = { start: s, end: e, score: adjusted };
       // A label ends at its colon.
-      if (/:$/.test(phrase.words[e].text)) break;
+      if (endsLabel(phrase.words[e])) break;
     }
   }
   return best;
@@ -60,7 +65,7 @@ function valueBelow(lines: Line[], line: Line, x0: number, x1: number): Phrase[]
   const below = lines
     .filter((l) => l.page === line.page && l.y0 >= line.y1 - 0.2 * line.height && l.y0 - line.y1 < 3 * line.height && l !== line)
     .sort((a, b) => a.y0 - b.y0)
-    .slice(0, 2);
+    .slice(0, 3);
   for (const l of below) {
     const p = l.phrases.find((ph) => ph.x0 < x1 + line.height && ph.x1 > x0 - line.height);
     if (p) out.push(p);
@@ -76,20 +81,27 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
       const span = bestLabelSpan(phrase, terms);
       if (!span) continue;
       const labelTokens = tokenize(wordsText(phrase.words.slice(0, span.end + 1)));
+      const colon = endsLabel(phrase.words[span.end]) || /^[:#]/.test(phrase.words[span.end + 1]?.text ?? '');
+      const wholePhrase = span.end === phrase.words.length - 1;
       const push = (text: string, source: Candidate['source'], at: Line) => {
         const value = typedValue(text, terms, ctx);
         if (!value) return false;
         // A text value that is itself a label ("Date:") is not a value.
-        if (value.kind === 'text' && /:$/.test(text.trim()) && text.trim().split(/\s+/).length <= 3) return false;
-        out.push({ value, score: span.score + SOURCE_BONUS[source], line: at, labelTokens, source });
+        if (value.kind === 'text' && /:/.test(text) && terms.role !== 'identifier') return false;
+        let score = span.score + SOURCE_BONUS[source];
+        // A value buried in a sentence after the label is weak evidence.
+        if (source === 'inline' && text.split(/\s+/).length > 5) score -= 0.25;
+        if (value.kind === 'number' && (value.amount.decimals || value.amount.currency)) score += 0.1;
+        out.push({ value, score, line: at, labelTokens, source });
         return true;
       };
       const rest = phrase.words.slice(span.end + 1);
-      if (rest.length && push(wordsText(rest), 'inline', line)) continue;
+      // Text right after a label needs a separator ("Vendor: ACME"), else it is likely one phrase ("Vendor Services").
+      const inlineOk = terms.type !== 'text' || colon || terms.role === 'identifier';
+      if (rest.length && inlineOk) push(wordsText(rest), 'inline', line);
+      if (!wholePhrase && !colon) continue;
       const labelX1 = phrase.words[span.end].x1;
-      let found = false;
-      for (const p of valueRightOf(lines, line, labelX1)) if (!found && push(p.text, 'right', line)) found = true;
-      if (found) continue;
+      for (const p of valueRightOf(lines, line, labelX1)) if (push(p.text, 'right', line)) break;
       const x0 = phrase.words[span.start].x0;
       for (const p of valueBelow(lines, line, x0, labelX1)) {
         const at = lines.find((l) => l.phrases.includes(p)) ?? line;

@@ -90,7 +90,7 @@ const patterns: Pattern[] = [
   },
   // Nov 15, 2019, November 15th 2019
   {
-    re: new RegExp(`(?<![\\w])(${MONTH_RE})\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?,?\\s*(\\d{4})(?!\\d)`, 'giu'),
+    re: new RegExp(`(?<![\\w])(${MONTH_RE})\\.?\\s*(\\d{1,2})(?:st|nd|rd|th)?\\s*,?\\s*(\\d{4})(?!\\d)`, 'giu'),
     build: (m) => {
       const month = MONTHS[m[1].toLowerCase()];
       return month ? { date: { year: +m[3], month, day: +m[2] }, ambiguous: false } : null;

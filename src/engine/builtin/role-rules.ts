@@ -6,7 +6,7 @@ import type { Candidate } from './label-candidates.js';
 import type { FieldTerms } from './field-terms.js';
 import { findDates } from './parse-date.js';
 import { findAmounts } from './parse-amount.js';
-import { GRAND_TOTAL_WORDS, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, tokenize } from './vocabulary.js';
+import { DUE_WORDS, GRAND_TOTAL_WORDS, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, tokenize } from './vocabulary.js';
 
 /** Adjusts candidate scores by role; returns them sorted best first. */
 export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: number): Candidate[] {
@@ -16,15 +16,18 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
     if (terms.role === 'total') {
       if (c.labelTokens.some((t) => PARTIAL_TOTAL_WORDS.has(t))) c.score -= 0.7;
       if (c.labelTokens.some((t) => GRAND_TOTAL_WORDS.has(t))) c.score += 0.3;
+      if (c.labelTokens.some((t) => DUE_WORDS.has(t))) c.score -= 0.15;
+      if (c.value.kind === 'number' && !c.value.amount.decimals && !c.value.amount.currency) c.score -= 0.5;
       if (/%/.test(c.line.text)) c.score -= 0.3;
       c.score += 0.2 * position;
-      if (c.value.kind === 'number' && c.value.value === maxValue) c.score += 0.15;
+      if (c.value.kind === 'number' && c.value.value === maxValue) c.score += 0.1;
       if (c.value.kind === 'number' && c.value.value <= 0) c.score -= 0.3;
     } else if (terms.role === 'date') {
       if (c.labelTokens.some((t) => OTHER_DATE_WORDS.has(t))) c.score -= 0.6;
       c.score += 0.1 * (1 - position);
     } else if (terms.role === 'vendor' || terms.role === 'address') {
       if (c.value.kind === 'text' && !/\p{L}{2}/u.test(c.value.value)) c.score -= 1;
+      if (c.value.kind === 'text' && c.value.value.split(/\s+/).length > 8) c.score -= 0.5;
     }
   }
   return cands.sort((a, b) => b.score - a.score);
@@ -39,28 +42,32 @@ function letterRatio(text: string): number {
   return text.length ? letters / text.replace(/\s/g, '').length : 0;
 }
 
-/** The issuer's name: the most prominent name-like line near the top of the first page. */
-export function vendorFallback(lines: Line[]): Line | null {
-  const first = lines.filter((l) => l.page === lines[0]?.page);
-  const top = first.slice(0, 12);
+const DOC_TYPE_WORD = /^(tax\s+)?(invoice|rechnung|facture|receipt|quittung|bill|credit note|gutschrift)\b[\s:]*|[\s:]*\b(tax\s+)?(invoice|rechnung|facture|receipt|quittung)$/gi;
+
+/** The issuer's name: the most prominent name-like phrase near the top of the first page. */
+export function vendorFallback(lines: Line[]): { line: Line; text: string } | null {
+  const top = lines.filter((l) => l.page === lines[0]?.page).slice(0, 12);
   if (top.length === 0) return null;
   const maxH = Math.max(...top.map((l) => l.height));
-  let best: { line: Line; score: number } | null = null;
+  let best: { line: Line; text: string; score: number } | null = null;
   top.forEach((l, i) => {
-    const text = l.text.trim();
-    if (text.length < 3 || letterRatio(text) < 0.6) return;
-    let score = l.height / maxH - 0.04 * i;
-    if (COMPANY_SUFFIX.test(text)) score += 0.5;
-    if (NOT_A_NAME.test(text)) score -= 0.6;
-    if (findDates(text).length || findAmounts(text).some((a) => a.decimals)) score -= 0.5;
-    if (!best || score > best.score) best = { line: l, score };
+    for (const p of l.phrases) {
+      const text = p.text.replace(DOC_TYPE_WORD, '').trim();
+      if (text.length < 3 || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8) continue;
+      let score = l.height / maxH - 0.04 * i;
+      if (COMPANY_SUFFIX.test(text)) score += 0.5;
+      if (NOT_A_NAME.test(text)) score -= 0.6;
+      if (findDates(text).length || findAmounts(text).some((a) => a.decimals)) score -= 0.5;
+      if (!best || score > best.score) best = { line: l, text, score };
+    }
   });
-  return (best as { line: Line; score: number } | null)?.line ?? null;
+  return best;
 }
 
 /** The lines right below the vendor's name up to a phone/tax/date line: the issuer's address. */
-export function addressFallback(lines: Line[], vendor: Line | null): string | null {
-  if (!vendor) return null;
+export function addressFallback(lines: Line[], vendorAt: { line: Line } | null): string | null {
+  if (!vendorAt) return null;
+  const vendor = vendorAt.line;
   const out: string[] = [];
   for (const l of lines.slice(vendor.index + 1, vendor.index + 7)) {
     if (l.page !== vendor.page) break;

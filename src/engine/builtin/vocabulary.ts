@@ -7,7 +7,7 @@ const SYNONYM_GROUPS: string[][] = [
   ['number', 'no', 'nr', 'num', '#', 'nummer', 'numero', 'numéro', 'n°', 'no.', 'nº', 'ref', 'reference', 'id'],
   ['invoice', 'inv', 'bill', 'rechnung', 'facture', 'rechnungs', 'receipt', 'beleg', 'quittung'],
   ['date', 'dated', 'datum', 'issued', 'issue', 'rechnungsdatum', 'belegdatum'],
-  ['total', 'amount', 'sum', 'gesamt', 'gesamtbetrag', 'summe', 'betrag', 'montant', 'ttc', 'due', 'balance', 'payable', 'endbetrag', 'zahlbetrag', 'rundung', 'rounded'],
+  ['total', 'amount', 'sum', 'gesamt', 'gesamtbetrag', 'summe', 'betrag', 'montant', 'ttc', 'balance', 'endbetrag', 'zahlbetrag', 'rechnungsbetrag', 'bruttobetrag'],
   ['vendor', 'seller', 'supplier', 'from', 'company', 'merchant', 'issuer', 'store', 'shop', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur'],
   ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to'],
   ['address', 'addr', 'adresse', 'anschrift', 'location'],
@@ -50,9 +50,12 @@ export const PARTIAL_TOTAL_WORDS = new Set([
 
 /** Words in a total-like label that say it IS the final total. */
 export const GRAND_TOTAL_WORDS = new Set([
-  'grand', 'gross', 'brutto', 'ttc', 'incl', 'including', 'inclusive', 'due', 'payable', 'balance', 'final', 'endbetrag',
-  'gesamtbetrag', 'zahlbetrag', 'rechnungsbetrag', 'net payable', 'rounded',
+  'grand', 'gross', 'brutto', 'bruttobetrag', 'ttc', 'incl', 'including', 'inclusive', 'inkl', 'final', 'endbetrag', 'gesamtbetrag',
+  'rechnungsbetrag', 'invoice', 'rechnungssumme', 'gesamtsumme',
 ]);
+
+/** Words of an amount still to pay: it may add earlier balances or deduct prepayments, so it ranks below the total. */
+export const DUE_WORDS = new Set(['due', 'payable', 'balance', 'outstanding', 'remaining', 'zahlbetrag', 'restbetrag', 'previous', 'offen']);
 
 /** Words that mark a date as some other date than the document's own date. */
 export const OTHER_DATE_WORDS = new Set([

@@ -1,0 +1,152 @@
+// Accuracy of `docdrop serve` on the real documents of ../shared/corpus, measured over HTTP:
+// upload, run a Workflow (run_parser), poll, classify; then per source and field the share of exact
+// matches after normalisation (dates ISO, amounts as numbers, names case/space/punctuation folded),
+// line items (row count and amounts), classification accuracy and seconds per page.
+//   npx tsx bench/accuracy.ts [corpus-dir] [--only=substring]
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { fetch, FormData } from 'undici';
+import { startService } from '../src/service/index.js';
+import { loadTruth, type Truth } from './corpus-truth.js';
+
+const args = process.argv.slice(2);
+const root = resolve(args.find((a) => !a.startsWith('--')) ?? join(import.meta.dirname, '../../shared/corpus'));
+const only = args.find((a) => a.startsWith('--only='))?.slice(7);
+if (!existsSync(join(root, 'INDEX.csv'))) {
+  console.log(`bench/accuracy: skipped, no corpus at ${root} (expects ../shared/corpus with INDEX.csv)`);
+  process.exit(0);
+}
+
+const KEY = 'bench-key';
+const INVOICE_FIELDS = [
+  { name: 'invoice_number', type: 'text', description: 'Invoice number' },
+  { name: 'date', type: 'date', description: 'Invoice date' },
+  { name: 'total', type: 'number', description: 'Total amount to pay, including tax' },
+  { name: 'vendor', type: 'text', description: 'Name of the seller issuing the invoice' },
+  {
+    name: 'line_items',
+    type: 'table',
+    subFields: [
+      { name: 'description', type: 'text' },
+      { name: 'quantity', type: 'number' },
+      { name: 'unit_price', type: 'number' },
+      { name: 'amount', type: 'number', description: 'Line total' },
+    ],
+  },
+];
+const RECEIPT_FIELDS = [
+  { name: 'company', type: 'text', description: 'Name of the shop or business' },
+  { name: 'date', type: 'date', description: 'Date of purchase' },
+  { name: 'address', type: 'text', description: 'Address of the shop' },
+  { name: 'total', type: 'number', description: 'Total amount paid' },
+];
+const CLASSES = [
+  { label: 'invoice', description: 'An invoice or bill from a seller asking for payment, with invoice number, due date and tax' },
+  { label: 'receipt', description: 'A receipt from a shop, restaurant, hotel or ticket machine for a purchase already paid by cash or card' },
+  { label: 'other', description: 'Any other document: letters, forms, shipping papers, tables, reports' },
+];
+
+const dataDir = await mkdtemp(join(tmpdir(), 'docdrop-bench-'));
+const service = await startService({ port: 0, dataDir, apiKeys: [KEY] });
+const api = async (method: string, path: string, body?: unknown): Promise<any> => {
+  const res = await fetch(`${service.url}${path}`, {
+    method,
+    headers: { 'x-api-key': KEY, ...(body && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}) },
+    body: body instanceof FormData ? body : body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+};
+
+let peakRss = 0;
+const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200);
+
+const fold = (s: unknown): string =>
+  String(s ?? '')
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+function same(field: string, want: string | number, got: unknown): boolean {
+  if (typeof want === 'number') return typeof got === 'number' && Math.abs(got - want) < 0.005;
+  if (field === 'date') return got === want;
+  return fold(want) !== '' && fold(want) === fold(got);
+}
+function linesMatch(want: (number | null)[], got: unknown): boolean {
+  if (!Array.isArray(got) || got.length !== want.length) return false;
+  return want.every((w, i) => w === null || [got[i]?.amount, got[i]?.unit_price].some((g) => typeof g === 'number' && Math.abs(g - w) < 0.005));
+}
+
+async function poll(requestId: string): Promise<any> {
+  for (;;) {
+    const job = await api('GET', `/files?request_id=${requestId}`);
+    if (!['pending', 'processing'].includes(job.request_status)) return job;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+try {
+  const invoiceWf = await api('POST', '/v1/templates', { template_title: 'bench invoice', template_type: 'invoice', template_schema: { fields: INVOICE_FIELDS } });
+  const receiptWf = await api('POST', '/v1/templates', { template_title: 'bench receipt', template_type: 'receipt', template_schema: { fields: RECEIPT_FIELDS } });
+  const truths = (await loadTruth(root)).filter((t) => !only || t.file.includes(only));
+  const score = new Map<string, { ok: number; n: number }>();
+  const add = (key: string, ok: boolean) => {
+    const s = score.get(key) ?? { ok: 0, n: 0 };
+    s.n++;
+    if (ok) s.ok++;
+    score.set(key, s);
+  };
+  const pageTime = { text: { s: 0, pages: 0 }, ocr: { s: 0, pages: 0 } };
+  const misses: string[] = [];
+  for (const t of truths) {
+    const form = new FormData();
+    form.append('file', new Blob([await readFile(join(root, t.file))]), basename(t.file));
+    const doc = await api('POST', '/v1/documents', form);
+    const wf = t.kind === 'receipt' ? receiptWf : invoiceWf;
+    const started = performance.now();
+    const run = await api('GET', `/v1/documents/${doc.document_id}/run_parser?template_id=${wf.template_id}`);
+    const job = await poll(run.request_id);
+    const seconds = (performance.now() - started) / 1000;
+    pageTime[t.reading].s += seconds;
+    pageTime[t.reading].pages += doc.num_pages;
+    const data = job.response_body?.result_json_data ?? {};
+    if (job.request_status !== 'completed') misses.push(`${t.file}: job ${job.request_status} ${job.response_body?.user_error_msg ?? ''}`);
+    const group = `${t.source}/${t.reading}`;
+    for (const [field, want] of Object.entries(t.fields)) {
+      const ok = same(field, want as string | number, data[field]);
+      add(`${group}|${field}`, ok);
+      if (!ok) misses.push(`${t.file} ${field}: want ${JSON.stringify(want)} got ${JSON.stringify(data[field])}`);
+    }
+    if (t.lines && t.kind === 'invoice') {
+      const ok = linesMatch(t.lines, data.line_items);
+      add(`${group}|line_items`, ok);
+      if (!ok) misses.push(`${t.file} line_items: want ${JSON.stringify(t.lines)} got ${JSON.stringify((data.line_items ?? []).map((r: any) => r.amount))}`);
+    }
+    const cls = await api('POST', '/v1/classify', { document_id: doc.document_id, classification_schema: CLASSES });
+    add(`classification|${t.docClass}`, cls.classification === t.docClass);
+    if (cls.classification !== t.docClass) misses.push(`${t.file} class: want ${t.docClass} got ${cls.classification} ${JSON.stringify(cls.confidence_scores)}`);
+  }
+
+  console.log('\nsource/reading                 field            exact   n');
+  for (const [key, s] of [...score.entries()].sort()) {
+    const [group, field] = key.split('|');
+    console.log(`${group.padEnd(30)} ${field.padEnd(16)} ${(s.ok / s.n).toFixed(2).padStart(5)} ${String(s.n).padStart(3)}`);
+  }
+  const cls = [...score.entries()].filter(([k]) => k.startsWith('classification|')).reduce((a, [, s]) => ({ ok: a.ok + s.ok, n: a.n + s.n }), { ok: 0, n: 0 });
+  console.log(`\nclassification accuracy (invoice/receipt/other): ${(cls.ok / Math.max(1, cls.n)).toFixed(2)} over ${cls.n}`);
+  for (const k of ['text', 'ocr'] as const) {
+    const p = pageTime[k];
+    if (p.pages) console.log(`seconds per ${k} page: ${(p.s / p.pages).toFixed(3)} (${p.pages} pages, jobs run one at a time, polling every 100 ms)`);
+  }
+  console.log(`peak RSS of the process (service in-process): ${(peakRss / 1e6).toFixed(0)} MB`);
+  if (process.env.BENCH_VERBOSE) console.log(`\nmisses:\n${misses.join('\n')}`);
+} finally {
+  clearInterval(rssTimer);
+  await service.close();
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+export type { Truth };
