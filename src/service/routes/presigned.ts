@@ -27,7 +27,8 @@ const ARTIFACT_TYPES: Record<string, string> = {
 };
 
 function verify(ctx: ServiceContext, req: FastifyRequest): void {
-  ctx.presign.verify(req.method, req.url.split('?')[0], req.query as Record<string, unknown>);
+  // HEAD is fastify's automatic twin of GET: a GET URL must answer it too.
+  ctx.presign.verify(req.method === 'HEAD' ? 'GET' : req.method, req.url.split('?')[0], req.query as Record<string, unknown>);
 }
 
 const gone = (what: string) => new ServiceError(404, ErrorCodes.notFound, `${what} no longer exists`);
