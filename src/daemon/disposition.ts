@@ -1,0 +1,139 @@
+// What happens to an input file at the end: moved to processed/failed/duplicates folders (never over an
+// existing name: "scan (1).pdf"), deleted, or kept. Every operation may be repeated after a crash: if the
+// ledger did not get to record the result, the rerun finds the file already at its destination (same
+// size and sha256 under the name or one of its " (n)" variants) and returns that path instead of moving
+// or copying anything again.
+import { stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { atomicWriteFile } from '../outputs/atomic-write.js';
+import { specTimestamp } from '../util/time.js';
+import { expandPlaceholders, moveFileUnique, sanitiseFileName } from '../util/safe-paths.js';
+import type { RuleConfig } from './config.js';
+import { sha256File } from './intake-file-checks.js';
+import type { InputRecord } from './ledger.js';
+
+export type DispositionRule = Pick<RuleConfig, 'name' | 'after'>;
+export type DispositionInput = Pick<InputRecord, 'path' | 'size' | 'sha256'> & Partial<Pick<InputRecord, 'id' | 'createdAt'>>;
+
+export interface FailureReason {
+  message: string;
+  /** Short machine-readable kind, e.g. 'unsupported_type', 'job_failed', 'http_4xx'. */
+  reason?: string;
+  status?: number | string | null;
+  code?: string | null;
+  user_error_msg?: string | null;
+  request_id?: string | null;
+  document_id?: string | null;
+}
+
+/** Moves a processed input to after.processed_dir ({rule}, {date} = `when`). Returns its new path, or null if it is gone. */
+export function moveToProcessed(rule: DispositionRule, input: DispositionInput, when: Date): Promise<string | null> {
+  return moveOnce(input, folder(rule.after.processed_dir, rule, when));
+}
+
+/** Moves a failed input to after.failed_dir and writes `<name>.error.json` beside it. */
+export async function moveToFailed(
+  rule: DispositionRule,
+  input: DispositionInput,
+  reason: FailureReason,
+  when: Date = new Date(),
+): Promise<string | null> {
+  const dest = await moveOnce(input, folder(rule.after.failed_dir, rule, when));
+  if (dest === null) return null;
+  await writeNote(`${dest}.error.json`, {
+    file: path.basename(input.path),
+    original_path: input.path,
+    rule: rule.name,
+    reason: reason.message,
+    kind: reason.reason ?? null,
+    status: reason.status ?? null,
+    code: reason.code ?? null,
+    user_error_msg: reason.user_error_msg ?? null,
+    request_id: reason.request_id ?? null,
+    document_id: reason.document_id ?? null,
+    input_id: input.id ?? null,
+    sha256: input.sha256,
+    time: specTimestamp(when),
+  });
+  return dest;
+}
+
+/** Moves a skipped duplicate to after.duplicates_dir with `<name>.duplicate.json` naming the input it repeats. */
+export async function moveDuplicate(
+  rule: DispositionRule,
+  input: DispositionInput,
+  original: InputRecord,
+  when: Date = new Date(),
+): Promise<string | null> {
+  const dest = await moveOnce(input, folder(rule.after.duplicates_dir, rule, when));
+  if (dest === null) return null;
+  await writeNote(`${dest}.duplicate.json`, {
+    file: path.basename(input.path),
+    original_path: input.path,
+    rule: rule.name,
+    sha256: input.sha256,
+    duplicate_of: {
+      input_id: original.id,
+      file: path.basename(original.path),
+      path: original.path,
+      now_at: original.finalPath,
+      state: original.state,
+      request_id: original.requestId,
+      first_seen: specTimestamp(new Date(original.createdAt)),
+    },
+    note: `same content (sha256) as ${path.basename(original.path)}, already taken by rule "${rule.name}"; not processed again`,
+    time: specTimestamp(when),
+  });
+  return dest;
+}
+
+/** Deletes the input; a file already gone counts as deleted. */
+export async function deleteInput(input: Pick<InputRecord, 'path'>): Promise<void> {
+  try {
+    await unlink(input.path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
+function folder(template: string, rule: DispositionRule, when: Date): string {
+  return expandPlaceholders(template, { rule: rule.name, date: when });
+}
+
+async function moveOnce(input: DispositionInput, dir: string): Promise<string | null> {
+  const already = await findMoved(input, dir);
+  const present = await exists(input.path);
+  if (already) {
+    // A copy across file systems finished but the source was not removed yet when we crashed.
+    if (present) await deleteInput(input);
+    return already;
+  }
+  if (!present) return null;
+  return moveFileUnique(input.path, dir);
+}
+
+/**
+ * The earlier result of this very move, if any: the names uniquePath would have chosen ("name",
+ * "name (1)", ...), contiguous because each was reserved in turn, checked by size and then sha256.
+ */
+async function findMoved(input: DispositionInput, dir: string): Promise<string | null> {
+  const safe = sanitiseFileName(path.basename(input.path));
+  const ext = /\.[^.\s]{1,16}$/.exec(safe)?.[0] ?? '';
+  const stem = safe.slice(0, safe.length - ext.length);
+  for (let i = 0; i < 10_000; i++) {
+    const candidate = path.join(dir, i === 0 ? safe : `${stem} (${i})${ext}`);
+    if (candidate === input.path) continue;
+    const st = await stat(candidate).catch(() => null);
+    if (!st) return null;
+    if (st.isFile() && st.size === input.size && (await sha256File(candidate)) === input.sha256) return candidate;
+  }
+  return null;
+}
+
+async function exists(p: string): Promise<boolean> {
+  return (await stat(p).catch(() => null)) !== null;
+}
+
+async function writeNote(p: string, body: Record<string, unknown>): Promise<void> {
+  await atomicWriteFile(p, `${JSON.stringify(body, null, 2)}\n`);
+}

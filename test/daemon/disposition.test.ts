@@ -1,0 +1,142 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deleteInput, moveDuplicate, moveToFailed, moveToProcessed, type DispositionRule } from '../../src/daemon/disposition.js';
+import type { InputRecord } from '../../src/daemon/ledger.js';
+
+const root = await mkdtemp(join(tmpdir(), 'docdrop-dispo-'));
+after(() => rm(root, { recursive: true, force: true }));
+let n = 0;
+
+async function setup(afterDirs: Partial<DispositionRule['after']> = {}) {
+  const dir = join(root, `case-${++n}`);
+  await mkdir(join(dir, 'in'), { recursive: true });
+  const rule: DispositionRule = {
+    name: 'invoices',
+    after: {
+      success: 'move',
+      processed_dir: join(dir, 'processed/{rule}/{date}'),
+      failed_dir: join(dir, 'failed/{rule}'),
+      duplicates_dir: join(dir, 'dup/{rule}'),
+      ...afterDirs,
+    },
+  };
+  const drop = async (name: string, content: string) => {
+    const path = join(dir, 'in', name);
+    await writeFile(path, content);
+    return { path, size: Buffer.byteLength(content), sha256: createHash('sha256').update(content).digest('hex'), id: n };
+  };
+  return { dir, rule, drop };
+}
+
+const when = new Date(2026, 10, 21, 15, 30);
+
+test('moves a processed input into its {rule}/{date} folder without overwriting an existing name', async () => {
+  const { dir, rule, drop } = await setup();
+  const first = await moveToProcessed(rule, await drop('scan.pdf', 'first'), when);
+  assert.equal(first, join(dir, 'processed/invoices/2026-11-21/scan.pdf'));
+  const second = await moveToProcessed(rule, await drop('scan.pdf', 'second'), when);
+  assert.equal(second, join(dir, 'processed/invoices/2026-11-21/scan (1).pdf'));
+  assert.equal(await readFile(first!, 'utf8'), 'first');
+  assert.equal(await readFile(second!, 'utf8'), 'second');
+  assert.deepEqual(await readdir(join(dir, 'in')), []);
+});
+
+test('moves a failed input and writes <name>.error.json with the reason, status, message, request id and time', async () => {
+  const { dir, rule, drop } = await setup();
+  await mkdir(join(dir, 'failed/invoices'), { recursive: true });
+  await writeFile(join(dir, 'failed/invoices/bad.pdf'), 'an older failure');
+  const input = await drop('bad.pdf', 'broken');
+  const dest = await moveToFailed(
+    rule,
+    input,
+    { message: 'job failed', reason: 'job_failed', status: 'failed', user_error_msg: 'Invalid file', request_id: 'req-9', document_id: 'doc-9' },
+    when,
+  );
+  assert.equal(dest, join(dir, 'failed/invoices/bad (1).pdf'));
+  const note = JSON.parse(await readFile(`${dest}.error.json`, 'utf8'));
+  assert.equal(note.reason, 'job failed');
+  assert.equal(note.status, 'failed');
+  assert.equal(note.user_error_msg, 'Invalid file');
+  assert.equal(note.request_id, 'req-9');
+  assert.equal(note.document_id, 'doc-9');
+  assert.equal(note.file, 'bad.pdf');
+  assert.equal(note.original_path, input.path);
+  assert.equal(note.rule, 'invoices');
+  assert.match(note.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/);
+  assert.equal(await readFile(join(dir, 'failed/invoices/bad.pdf'), 'utf8'), 'an older failure', 'the older file is untouched');
+});
+
+test('moves a skipped duplicate aside with a note naming the file it repeats', async () => {
+  const { dir, rule, drop } = await setup();
+  const input = await drop('copy.pdf', 'same bytes');
+  const original = {
+    id: 7, rule: 'invoices', path: join(dir, 'in/orig.pdf'), size: 10, mtimeMs: 0, sha256: input.sha256, state: 'done',
+    documentId: 'd', requestId: 'req-7', result: null, attempts: 0, nextAttemptAt: 0, lastError: null,
+    finalPath: join(dir, 'processed/invoices/2026-11-20/orig.pdf'), createdAt: when.getTime(), updatedAt: when.getTime(),
+  } satisfies InputRecord;
+  const dest = await moveDuplicate(rule, input, original, when);
+  assert.equal(dest, join(dir, 'dup/invoices/copy.pdf'));
+  const note = JSON.parse(await readFile(`${dest}.duplicate.json`, 'utf8'));
+  assert.equal(note.duplicate_of.path, original.path);
+  assert.equal(note.duplicate_of.now_at, original.finalPath);
+  assert.equal(note.duplicate_of.input_id, 7);
+  assert.equal(note.duplicate_of.request_id, 'req-7');
+  assert.match(note.note, /same content .* as orig\.pdf/);
+});
+
+test('a repeated move after a crash returns the earlier destination and moves nothing again', async () => {
+  const { dir, rule, drop } = await setup();
+  await mkdir(join(dir, 'processed/invoices/2026-11-21'), { recursive: true });
+  await writeFile(join(dir, 'processed/invoices/2026-11-21/a.pdf'), 'other content, same name');
+  const input = await drop('a.pdf', 'mine');
+  const dest = await moveToProcessed(rule, input, when);
+  assert.equal(dest, join(dir, 'processed/invoices/2026-11-21/a (1).pdf'));
+  // The ledger never heard of the move: the pipeline runs the step again.
+  assert.equal(await moveToProcessed(rule, input, when), dest);
+  assert.deepEqual((await readdir(join(dir, 'processed/invoices/2026-11-21'))).sort(), ['a (1).pdf', 'a.pdf']);
+
+  const failedInput = await drop('f.pdf', 'fails');
+  const failed = await moveToFailed(rule, failedInput, { message: 'boom' }, when);
+  assert.equal(await moveToFailed(rule, failedInput, { message: 'boom' }, when), failed);
+  assert.deepEqual((await readdir(join(dir, 'failed/invoices'))).sort(), ['f.pdf', 'f.pdf.error.json']);
+});
+
+test('a copy interrupted before the source was removed is completed, not made twice', async () => {
+  const { dir, rule, drop } = await setup();
+  const input = await drop('half.pdf', 'copied already');
+  const destDir = join(dir, 'processed/invoices/2026-11-21');
+  await mkdir(destDir, { recursive: true });
+  await copyFile(input.path, join(destDir, 'half.pdf'));
+  assert.equal(await moveToProcessed(rule, input, when), join(destDir, 'half.pdf'));
+  assert.equal(existsSync(input.path), false);
+  assert.deepEqual(await readdir(destDir), ['half.pdf']);
+});
+
+test('returns null when the input is gone and nowhere at its destination; deleting twice is fine', async () => {
+  const { rule, drop } = await setup();
+  const input = await drop('gone.pdf', 'x');
+  await deleteInput(input);
+  await deleteInput(input);
+  assert.equal(existsSync(input.path), false);
+  assert.equal(await moveToProcessed(rule, input, when), null);
+  assert.equal(await moveToFailed(rule, input, { message: 'x' }, when), null);
+});
+
+test('moves across file systems (copy, fsync, unlink)', { skip: !existsSync('/dev/shm') }, async () => {
+  const shm = await mkdtemp('/dev/shm/docdrop-dispo-');
+  try {
+    const { rule, drop } = await setup({ processed_dir: join(shm, '{rule}') });
+    const input = await drop('far.pdf', 'travels');
+    const dest = await moveToProcessed(rule, input, when);
+    assert.equal(dest, join(shm, 'invoices/far.pdf'));
+    assert.equal(await readFile(dest!, 'utf8'), 'travels');
+    assert.equal(existsSync(input.path), false);
+  } finally {
+    await rm(shm, { recursive: true, force: true });
+  }
+});
