@@ -3,6 +3,7 @@
 import type { ArgumentsCamelCase, CommandModule, Options } from 'yargs';
 import { startService, type ServiceOptions } from '../service/index.js';
 import { createLogger } from '../util/logger.js';
+import { parseMsRange, validateFaultOptions, type FaultOptions } from '../service/faults.js';
 
 export const serveOptions = {
   host: { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' },
@@ -18,6 +19,25 @@ export const serveOptions = {
   'max-upload-mb': { type: 'number', default: 1024, describe: 'Largest file accepted through the pre-signed upload, MB' },
   'inbound-domain': { type: 'string', default: 'docdrop.local', describe: "Domain of each Workflow's email_id" },
   'log-level': { type: 'string', default: 'info', describe: 'pino log level' },
+  // Jobs side: workers, inbound SMTP, export mail, fault injection (src/service/jobs, faults.ts).
+  'job-concurrency': { type: 'number', default: 2, describe: 'Jobs processed at once' },
+  'smtp-port': { type: 'number', describe: "Start the inbound SMTP listener on this port (mail to a Workflow's email_id becomes a run)" },
+  'smtp-host': { type: 'string', describe: 'Interface of the inbound SMTP listener (default --host)' },
+  'mail-smtp-host': { type: 'string', describe: 'Outgoing SMTP server for range-export links (without it the link is logged)' },
+  'mail-smtp-port': { type: 'number', default: 587, describe: 'Outgoing SMTP port' },
+  'mail-smtp-secure': { type: 'boolean', default: false, describe: 'TLS from the first byte (port 465)' },
+  'mail-smtp-user': { type: 'string', describe: 'Outgoing SMTP user (password from DOCDROP_MAIL_SMTP_PASS)' },
+  'mail-from': { type: 'string', describe: 'Sender of export mails (default docdrop@MAIL-SMTP-HOST)' },
+  'account-email': { type: 'string', describe: "Address range-export links are sent to (default <account id>@INBOUND-DOMAIN)" },
+  'fault-latency-ms': { type: 'string', describe: 'Fault: added latency per API request, N or MIN-MAX ms' },
+  'fault-429-rate': { type: 'number', describe: 'Fault: share 0..1 of API requests answered 429' },
+  'fault-retry-after': { type: 'number', default: 1, describe: 'Fault: Retry-After seconds of injected 429s' },
+  'fault-5xx-rate': { type: 'number', describe: 'Fault: share 0..1 of API requests answered 500' },
+  'fault-drop-rate': { type: 'number', describe: 'Fault: share 0..1 of API requests whose connection is dropped unanswered' },
+  'fault-job-failed-rate': { type: 'number', describe: "Fault: share 0..1 of jobs ending 'failed'" },
+  'fault-job-exception-rate': { type: 'number', describe: "Fault: share 0..1 of jobs ending 'exception'" },
+  'fault-job-delay-ms': { type: 'string', describe: 'Fault: added processing time per job, N or MIN-MAX ms' },
+  'fault-seed': { type: 'number', describe: 'Fault: seed for a repeatable sequence of fault decisions' },
 } satisfies Record<string, Options>;
 
 type ServeArgs = ArgumentsCamelCase<{
@@ -30,6 +50,24 @@ type ServeArgs = ArgumentsCamelCase<{
   maxUploadMb: number;
   inboundDomain: string;
   logLevel: string;
+  jobConcurrency: number;
+  smtpPort?: number;
+  smtpHost?: string;
+  mailSmtpHost?: string;
+  mailSmtpPort: number;
+  mailSmtpSecure: boolean;
+  mailSmtpUser?: string;
+  mailFrom?: string;
+  accountEmail?: string;
+  faultLatencyMs?: string;
+  fault429Rate?: number;
+  faultRetryAfter: number;
+  fault5xxRate?: number;
+  faultDropRate?: number;
+  faultJobFailedRate?: number;
+  faultJobExceptionRate?: number;
+  faultJobDelayMs?: string;
+  faultSeed?: number;
 }>;
 
 export function apiKeysFrom(flags: string[] | undefined, env: string | undefined): string[] {
@@ -50,7 +88,57 @@ export function toServiceOptions(argv: ServeArgs, logger: ServiceOptions['logger
     maxUploadBytes: Math.round(argv.maxUploadMb * 1024 * 1024),
     inboundDomain: argv.inboundDomain,
     logger,
+    jobConcurrency: argv.jobConcurrency,
+    smtpPort: argv.smtpPort,
+    smtpHost: argv.smtpHost,
+    mailSmtp: argv.mailSmtpHost
+      ? {
+          host: argv.mailSmtpHost,
+          port: argv.mailSmtpPort,
+          secure: argv.mailSmtpSecure,
+          user: argv.mailSmtpUser,
+          pass: process.env.DOCDROP_MAIL_SMTP_PASS,
+          from: argv.mailFrom,
+        }
+      : undefined,
+    accountEmail: argv.accountEmail,
+    faults: faultOptionsFrom(argv),
   };
+}
+
+function faultOptionsFrom(argv: ServeArgs): FaultOptions | undefined {
+  const ms = (flag: string, v: string | undefined) => {
+    if (v === undefined) return undefined;
+    try {
+      return parseMsRange(v);
+    } catch (err) {
+      throw new Error(`--${flag}: ${(err as Error).message}`);
+    }
+  };
+  const o: FaultOptions = {
+    latencyMs: ms('fault-latency-ms', argv.faultLatencyMs),
+    rate429: argv.fault429Rate,
+    retryAfterSeconds: argv.faultRetryAfter,
+    rate5xx: argv.fault5xxRate,
+    dropRate: argv.faultDropRate,
+    jobFailedRate: argv.faultJobFailedRate,
+    jobExceptionRate: argv.faultJobExceptionRate,
+    jobDelayMs: ms('fault-job-delay-ms', argv.faultJobDelayMs),
+    seed: argv.faultSeed,
+  };
+  try {
+    return validateFaultOptions(o);
+  } catch (err) {
+    const flags: Record<string, string> = {
+      rate429: '--fault-429-rate',
+      rate5xx: '--fault-5xx-rate',
+      dropRate: '--fault-drop-rate',
+      jobFailedRate: '--fault-job-failed-rate',
+      jobExceptionRate: '--fault-job-exception-rate',
+      retryAfterSeconds: '--fault-retry-after',
+    };
+    throw new Error((err as Error).message.replace(/\b(rate429|rate5xx|dropRate|jobFailedRate|jobExceptionRate|retryAfterSeconds)\b/g, (k) => flags[k]));
+  }
 }
 
 export const serveCommand: CommandModule<object, ServeArgs> = {
