@@ -38,9 +38,7 @@ export async function moveToFailed(
   reason: FailureReason,
   when: Date = new Date(),
 ): Promise<string | null> {
-  const dest = await moveOnce(input, folder(rule.after.failed_dir, rule, when));
-  if (dest === null) return null;
-  await writeNote(`${dest}.error.json`, {
+  return moveWithNote(input, folder(rule.after.failed_dir, rule, when), '.error.json', {
     file: path.basename(input.path),
     original_path: input.path,
     rule: rule.name,
@@ -55,7 +53,6 @@ export async function moveToFailed(
     sha256: input.sha256,
     time: specTimestamp(when),
   });
-  return dest;
 }
 
 /** Moves a skipped duplicate to after.duplicates_dir with `<name>.duplicate.json` naming the input it repeats. */
@@ -65,9 +62,7 @@ export async function moveDuplicate(
   original: InputRecord,
   when: Date = new Date(),
 ): Promise<string | null> {
-  const dest = await moveOnce(input, folder(rule.after.duplicates_dir, rule, when));
-  if (dest === null) return null;
-  await writeNote(`${dest}.duplicate.json`, {
+  return moveWithNote(input, folder(rule.after.duplicates_dir, rule, when), '.duplicate.json', {
     file: path.basename(input.path),
     original_path: input.path,
     rule: rule.name,
@@ -84,7 +79,6 @@ export async function moveDuplicate(
     note: `same content (sha256) as ${path.basename(original.path)}, already taken by rule "${rule.name}"; not processed again`,
     time: specTimestamp(when),
   });
-  return dest;
 }
 
 /** Deletes the input; a file already gone counts as deleted. */
@@ -134,6 +128,9 @@ async function exists(p: string): Promise<boolean> {
   return (await stat(p).catch(() => null)) !== null;
 }
 
-async function writeNote(p: string, body: Record<string, unknown>): Promise<void> {
-  await atomicWriteFile(p, `${JSON.stringify(body, null, 2)}\n`);
+/** Moves the input, then writes the note beside it atomically (rewritten on a rerun, so never half there). */
+async function moveWithNote(input: DispositionInput, dir: string, suffix: string, note: Record<string, unknown>): Promise<string | null> {
+  const dest = await moveOnce(input, dir);
+  if (dest !== null) await atomicWriteFile(`${dest}${suffix}`, `${JSON.stringify(note, null, 2)}\n`);
+  return dest;
 }
