@@ -107,6 +107,8 @@ export function parseConfig(
   checkRuleNames(raw.rules, problems);
   checkManagedOutsideWatch(rules, problems);
   const service = resolveService(raw.service, baseDir, problems);
+  const { initial_s, max_s } = raw.service.polling;
+  if (initial_s > max_s) problems.push(`service.polling.initial_s: expected at most max_s (${max_s}), got ${initial_s}`);
   if (problems.length > 0) throw new ConfigError(source, problems);
 
   const statePath = absolutePath(raw.state.path, baseDir);

@@ -33,6 +33,8 @@ export interface PathFilter {
   enterDir(absPath: string): boolean;
   /** A file intake may report (litter, managed folders and the rule's globs checked). */
   acceptFile(absPath: string): boolean;
+  /** Inside a managed folder: for the real path behind a symlink, which may point anywhere. */
+  isManaged(absPath: string): boolean;
 }
 
 export function createPathFilter(
@@ -53,6 +55,9 @@ export function createPathFilter(
     acceptFile(absPath) {
       const r = rel(absPath);
       return r !== '' && cleanSegments(r) && !isInsideAny(absPath, ignorePaths) && included(r) && !excluded(r);
+    },
+    isManaged(absPath) {
+      return isInsideAny(absPath, ignorePaths);
     },
   };
 }

@@ -2,7 +2,7 @@
 // start, periodically, and whenever the folder reappears), and the stability tracker deciding when a file
 // is taken. The folder may be missing at start or vanish later (an unmounted share): each transition is
 // logged once and the folder is picked up again when it returns.
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import type { Logger } from '../util/logger.js';
@@ -206,8 +206,9 @@ export class RuleIntake {
 
   /** An event is only a hint: a file is checked for stability, a folder reached through a link is scanned. */
   private hint(path: string): void {
-    void stat(path).then(
-      (st) => {
+    void Promise.all([stat(path), realpath(path)]).then(
+      ([st, real]) => {
+        if (real !== path && this.filter.isManaged(real)) return; // a link into a managed folder
         if (st.isFile() && this.filter.acceptFile(path)) this.tracker.touch(path);
         else if (st.isDirectory() && this.rule.recursive && this.filter.enterDir(path)) void this.rescan();
       },

@@ -1,7 +1,8 @@
 // A full, symlink-safe walk of a watched folder: the truth that watcher events only hint at. Symlinks are
 // followed (a link is something a person put there on purpose), each real folder is entered at most once
-// per walk (device+inode), so a link loop or two links to one folder cannot hang or double-report.
-import { opendir, stat } from 'node:fs/promises';
+// per walk (device+inode), so a link loop or two links to one folder cannot hang or double-report. A link
+// whose target lies in a managed folder (processed/failed/output) is skipped like the folder itself.
+import { opendir, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { PathFilter } from './intake-filter.js';
@@ -40,6 +41,7 @@ async function walk(dir: string, isRoot: boolean, seen: Set<string>, opts: ScanO
     let st: Stats;
     try {
       st = await stat(path);
+      if (entry.isSymbolicLink() && opts.filter.isManaged(await realpath(path))) continue;
     } catch (err) {
       report(path, err, opts); // includes broken links (ENOENT: ignored) and ELOOP
       continue;

@@ -199,3 +199,9 @@ test('loads the example config with paths under the repository root', async () =
   assert.equal(c.rules[0].watch, join(root, 'var/inbox/invoices'));
   assert.equal(c.rules[0].output.dir, join(root, 'var/outbox/{rule}'));
 });
+
+test('rejects a polling start interval above its cap', () => {
+  assert.deepEqual(problems(`service:\n  polling: { initial_s: 30, max_s: 15 }\n${minimal()}`), [
+    'service.polling.initial_s: expected at most max_s (15), got 30',
+  ]);
+});

@@ -130,7 +130,7 @@ test('the periodic rescan finds a file no watcher event announced', async () => 
   }
 });
 
-test('follows symlinks without hanging on a loop and reports each file once', async () => {
+test('follows symlinks without hanging on a loop, skips links into managed folders, reports each file once', async () => {
   const h = await startHarness(rule(), {
     setup: async (dir) => {
       await mkdir(join(dir, 'in/a'), { recursive: true });
@@ -140,6 +140,9 @@ test('follows symlinks without hanging on a loop and reports each file once', as
       await symlink('..', join(dir, 'in/a/loop'));
       await symlink(join(dir, 'in'), join(dir, 'in/self'));
       await symlink(join(dir, 'elsewhere'), join(dir, 'in/ext'));
+      await mkdir(join(dir, 'var/failed/inv'), { recursive: true });
+      await writeFile(join(dir, 'var/failed/inv/old.pdf'), 'failed before');
+      await symlink(join(dir, 'var/failed/inv'), join(dir, 'in/to-failed'));
     },
   });
   try {
