@@ -86,6 +86,15 @@ describe('POST /v1/classify', () => {
   });
 });
 
+describe('classification request_status', () => {
+  test("a document-level failure answers 200 with request_status 'failed' and no credit", async () => {
+    const r = await a.classify({ document_id: processedDoc, classification_schema: schema, page_range: '5-6' });
+    assert.equal(r.request_status, 'failed');
+    assert.equal(r.credits_used, 0);
+    assert.equal(r.classifier_id, null);
+  });
+});
+
 describe('POST /v1/classifiers/{id}/classify', () => {
   test('classifies with the saved Classifier and sets classifier_id', async () => {
     const r = await a.classifyWithClassifier(classifierId, { document_id: processedDoc });

@@ -100,6 +100,13 @@ describe('webhooks', () => {
     assert.match(payload.response_body.user_error_msg, /selects no page/);
   });
 
+  test('retries after a 429', async () => {
+    await runWith('/busy', [429]);
+    const got = to('/busy');
+    assert.equal(got.length, 2);
+    assert.equal(JSON.parse(got[1].raw).request_status, 'completed');
+  });
+
   test('gives up after maxAttempts on persistent 503, and does not retry a 400', async () => {
     await runWith('/down', [503, 503, 503, 503]);
     assert.equal(to('/down').length, 3);

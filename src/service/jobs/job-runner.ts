@@ -39,8 +39,12 @@ export function createJobRunner(deps: JobRunnerDeps): (requestId: string, signal
   const { ctx, store, engine, faults } = deps;
   const { documents, templates, classifiers } = ctx.repos;
 
-  const finish = (requestId: string, status: JobStatus, u: JobUpdate) => {
-    if (!store.get(requestId)) return; // deleted while running: nothing to record
+  const finish = async (requestId: string, status: JobStatus, u: JobUpdate) => {
+    if (!store.get(requestId)) {
+      // Deleted (DELETE /files) while running: record nothing and drop what the run wrote.
+      if (u.selected_pages_file) await ctx.files.remove(ctx.files.artifactPath(u.selected_pages_file));
+      return;
+    }
     store.update(requestId, { ...u, status });
     const job = store.get(requestId);
     if (job) deps.onFinished(job);
@@ -110,7 +114,7 @@ export function createJobRunner(deps: JobRunnerDeps): (requestId: string, signal
       const rel = selectedPagesRel(requestId, doc.file_extension);
       await writeSelectedPages(filePath, kind, result.pagesRead, ctx.files.artifactPath(rel));
       documents.setContent(doc.document_id, result.text ?? flattenValues(result.data), specTimestamp());
-      finish(requestId, 'completed', {
+      await finish(requestId, 'completed', {
         ...routed,
         result: { data: result.data, missingRequired: result.missingRequired, numPages: result.numPages, pagesRead: result.pagesRead, ...(result.chunks ? { chunks: result.chunks } : {}) },
         user_error_msg: null,
@@ -124,7 +128,7 @@ export function createJobRunner(deps: JobRunnerDeps): (requestId: string, signal
       const failed = err instanceof JobFailure || err instanceof DocumentError;
       const message = (err as Error).message || String(err);
       if (!failed) ctx.logger.warn({ err, requestId }, 'job ended in exception');
-      finish(requestId, failed ? 'failed' : 'exception', {
+      await finish(requestId, failed ? 'failed' : 'exception', {
         ...routed,
         user_error_msg: failed ? message : `AI processing error: ${message}`,
         classify_credits: classifyCredits,
