@@ -1,7 +1,7 @@
 // Fault injection for testing clients against a misbehaving service: added latency, 429 with
 // Retry-After, 5xx, dropped connections, and jobs that end failed/exception or run slowly.
 // Faults apply only to API calls, i.e. requests carrying an x-api-key header: pre-signed URLs (upload,
-// storage_key, file_presigned_url, export download) and /health carry no key and are never faulted, so
+// storage_key, file_presigned_url, export download) carry no key and are never faulted, so
 // a client can always fetch what a job produced. With a seed, the sequence of decisions is repeatable.
 import type { FastifyInstance } from 'fastify';
 import { ErrorCodes } from '../api/error-codes.js';

@@ -51,7 +51,7 @@ describe('HTTP faults', () => {
     });
   });
 
-  test('requests without an API key (pre-signed URLs, health) are never faulted', async () => {
+  test('requests without an API key (pre-signed URLs) are never faulted', async () => {
     await withFaults({ rate5xx: 1 }, async (url) => {
       const res = await get(url);
       assert.equal(res.statusCode, 401, 'reaches auth instead of the injected 500');
