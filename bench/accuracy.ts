@@ -44,7 +44,7 @@ const RECEIPT_FIELDS = [
 ];
 const CLASSES = [
   { label: 'invoice', description: 'An invoice or bill from a seller asking for payment, with invoice number, due date and tax' },
-  { label: 'receipt', description: 'A receipt from a shop, restaurant, hotel or ticket machine for a purchase already paid by cash or card' },
+  { label: 'receipt', description: 'A receipt from a shop, restaurant or ticket machine for a purchase already paid by cash or card' },
   { label: 'other', description: 'Any other document: letters, forms, shipping papers, tables, reports' },
 ];
 
@@ -91,7 +91,7 @@ async function poll(requestId: string): Promise<any> {
 try {
   const invoiceWf = await api('POST', '/v1/templates', { template_title: 'bench invoice', template_type: 'invoice', template_schema: { fields: INVOICE_FIELDS } });
   const receiptWf = await api('POST', '/v1/templates', { template_title: 'bench receipt', template_type: 'receipt', template_schema: { fields: RECEIPT_FIELDS } });
-  const truths = (await loadTruth(root)).filter((t) => !only || t.file.includes(only));
+  const truths = (await loadTruth(root)).filter((t) => !only || only.split(',').some((o) => t.file.includes(o)));
   const score = new Map<string, { ok: number; n: number }>();
   const add = (key: string, ok: boolean) => {
     const s = score.get(key) ?? { ok: 0, n: 0 };

@@ -47,8 +47,9 @@ const iso = (s: string | undefined, monthFirst = false): string | undefined => {
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : typeof v === 'string' ? parseAmount(v) : null);
 
 function xmlAll(xml: string, path: string): string[] {
-  const re = new RegExp(`<${path}[^>]*>([\\s\\S]*?)</${path}>`, 'g');
-  return [...xml.matchAll(re)].map((m) => m[1].trim());
+  const re = new RegExp(`<(${path})(?:\\s[^>]*)?>([\\s\\S]*?)</\\1>`, 'g');
+  const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+  return [...xml.matchAll(re)].map((m) => m[2].trim().replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => entities[e]));
 }
 
 async function zugferdTruth(root: string, truthFile: string): Promise<Pick<Truth, 'fields' | 'lines'>> {

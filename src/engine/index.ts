@@ -41,7 +41,7 @@ async function selectedPages(filePath: string, kind: FileKind, spec: string | un
   }
 }
 
-const plainText = (pages: PageText[]): string => pages.map(pageTextOf).join('\n\f\n');
+const plainText = (pages: PageText[]): string => pages.map((p) => pageTextOf(p)).join('\n\f\n');
 
 export function createDocumentEngine(opts: DocumentEngineOptions = {}): DocumentEngine {
   const logger = opts.logger ?? silentLogger;

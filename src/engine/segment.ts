@@ -43,7 +43,7 @@ export function segmentPages(pages: PageText[], o: SegmentOptions): PageText[][]
     for (let i = 0; i + n <= pages.length; i++) out.push(pages.slice(i, i + n));
     return out;
   }
-  const texts = pages.map(pageTextOf);
+  const texts = pages.map((p) => pageTextOf(p));
   if (o.startRegex || o.endRegex) {
     const start = o.startRegex ? compile('start_regex', o.startRegex) : null;
     const end = o.endRegex ? compile('end_regex', o.endRegex) : null;

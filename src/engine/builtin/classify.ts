@@ -12,9 +12,11 @@ import { pageTextOf } from '../layout/lines.js';
 import { CATCH_ALL_WORDS, DOCUMENT_TYPE_CUES, STOPWORDS, tokenize } from './vocabulary.js';
 
 /** Evidence a label must beat to draw mass away from "none". */
-const NONE_EVIDENCE = 1.2;
+const NONE_EVIDENCE = 2.5;
 /** Softmax temperature: evidence units per factor e of odds. */
-const TEMPERATURE = 0.6;
+const TEMPERATURE = 1.0;
+/** Only a label's strongest matching terms count, so a long cue list does not win by volume. */
+const TOP_TERMS = 8;
 
 interface Query {
   label: string;
@@ -27,9 +29,9 @@ function buildQuery(label: string, description: string): Query {
   const words = tokenize(`${label} ${description}`).filter((w) => !STOPWORDS.has(w) && w.length > 1);
   const terms = new Map<string, number>();
   for (const w of words) terms.set(w, Math.max(terms.get(w) ?? 0, 1));
-  const own = ` ${words.join(' ')} `;
+  const own = ` ${tokenize(`${label} ${description}`).join(' ')} `;
   for (const [type, cues] of Object.entries(DOCUMENT_TYPE_CUES)) {
-    if (!own.includes(` ${type} `)) continue;
+    if (!own.includes(` ${type} `) && !own.includes(` ${type}s `)) continue;
     for (const c of cues) terms.set(c, Math.max(terms.get(c) ?? 0, 0.6));
     terms.set(type, 1.5);
   }
@@ -37,28 +39,36 @@ function buildQuery(label: string, description: string): Query {
   return { label, terms, catchAll };
 }
 
-function countPhrase(haystack: string, phrase: string): number {
-  let n = 0;
-  for (let i = haystack.indexOf(` ${phrase} `); i >= 0; i = haystack.indexOf(` ${phrase} `, i + 1)) n++;
-  return n;
+/** Occurrences of a term: a phrase word for word, or a long single word also inside compounds (Handelsrechnung). */
+function countTerm(text: string, tokens: string[], term: string): number {
+  if (term.includes(' ')) {
+    let n = 0;
+    for (let i = text.indexOf(` ${term} `); i >= 0; i = text.indexOf(` ${term} `, i + 1)) n++;
+    return n;
+  }
+  if (term.length < 6) return tokens.filter((t) => t === term).length;
+  return tokens.filter((t) => t === term || (t.length > term.length + 2 && (t.startsWith(term) || t.endsWith(term)))).length;
 }
 
 export function classifyPages(input: ClassifyInput): ClassifyOutput {
-  const text = ` ${tokenize(input.pages.map(pageTextOf).join('\n')).join(' ')} `;
+  const tokens = tokenize(input.pages.map((p) => pageTextOf(p)).join('\n'));
+  const text = ` ${tokens.join(' ')} `;
   const queries = input.classes.map((c) => buildQuery(c.label, c.description ?? ''));
   // Terms that several labels share tell them apart less.
   const share = new Map<string, number>();
   for (const q of queries) for (const t of q.terms.keys()) share.set(t, (share.get(t) ?? 0) + 1);
   const evidence = queries.map((q) => {
-    let s = 0;
+    const parts: number[] = [];
     for (const [term, weight] of q.terms) {
-      const tf = countPhrase(text, term);
+      const tf = countTerm(text, tokens, term);
       if (tf === 0) continue;
       const idf = Math.log(1 + queries.length / (share.get(term) ?? 1));
-      s += weight * idf * ((tf * 2.2) / (tf + 1.2));
+      parts.push(weight * idf * ((tf * 2.2) / (tf + 1.2)));
     }
-    // Long queries find more by chance: compare evidence per square root of query size.
-    return s / Math.sqrt(Math.max(4, q.terms.size) / 4);
+    return parts
+      .sort((a, b) => b - a)
+      .slice(0, TOP_TERMS)
+      .reduce((a, b) => a + b, 0);
   });
   const logits = [...evidence, NONE_EVIDENCE].map((e) => e / TEMPERATURE);
   const max = Math.max(...logits);

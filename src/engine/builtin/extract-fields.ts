@@ -30,9 +30,11 @@ function fallback(lines: Line[], terms: FieldTerms, ctx: ValueContext, dateForma
 
 export function extractScalar(lines: Line[], terms: FieldTerms, ctx: ValueContext, dateFormat: string | null): unknown {
   const ranked = rankCandidates(labelCandidates(lines, terms, ctx), terms, lines.length);
-  // A weak labelled candidate for a name or address loses to the layout rule (the letterhead).
   const best = ranked[0];
-  if (best && !((terms.role === 'vendor' || terms.role === 'address') && best.score < 0.9)) return output(best.value, dateFormat);
+  // A weak labelled candidate (a due date for the date, "Company" for a vendor) loses to the role's
+  // layout rule (the first date, the letterhead) when that finds something.
+  const strongEnough = best && best.score >= (terms.role === 'vendor' || terms.role === 'address' ? 0.9 : 0.6);
+  if (strongEnough) return output(best.value, dateFormat);
   return fallback(lines, terms, ctx, dateFormat) ?? (best ? output(best.value, dateFormat) : null);
 }
 

@@ -20,6 +20,8 @@ interface Column {
 
 interface Header {
   line: Line;
+  /** Last line of a header printed over two lines ("Positions-" / "betrag"). */
+  last: Line;
   columns: Column[];
   matched: number;
 }
@@ -34,9 +36,9 @@ export interface TableOptions {
 const TOTAL_TERMS = synonymsOf('total');
 
 /** Matches subFields to word spans of one line; each word serves one column. */
-function matchHeader(line: Line, subs: { def: SubFieldDefinition; terms: FieldTerms }[]): Header | null {
+function matchHeader(line: Line, last: Line, subs: { def: SubFieldDefinition; terms: FieldTerms }[]): Header | null {
   type Span = { sub: number; start: number; end: number; score: number };
-  const words = line.words;
+  const words = line === last ? line.words : [...line.words, ...last.words].sort((a, b) => a.x0 - b.x0);
   const tokens = words.map((w) => tokenize(w.text));
   const spans: Span[] = [];
   subs.forEach((s, si) => {
@@ -80,7 +82,7 @@ function matchHeader(line: Line, subs: { def: SubFieldDefinition; terms: FieldTe
   });
   flush();
   columns.sort((a, b) => a.x0 - b.x0);
-  return { line, columns, matched: usedSubs.size };
+  return { line, last, columns, matched: usedSubs.size };
 }
 
 /** Splits a line's words into the header's columns: each word goes to the column band holding its centre. */
@@ -117,8 +119,11 @@ function rowsUnder(lines: Line[], header: Header, opts: TableOptions): Record<st
   const rows: Record<string, unknown>[] = [];
   const numberCols = header.columns.filter((c) => c.sub?.def.type === 'number');
   if (numberCols.length === 0) return rows;
-  const after = lines.slice(header.line.index + 1);
-  let lastY = header.line.y1;
+  // A row must have its line total when the table has such a column (a "Gross price: 9.90" note
+  // under an item has a price but no total); otherwise any number will do.
+  const totalCols = numberCols.filter((c) => c.sub?.terms.role === 'total');
+  const after = lines.slice(header.last.index + 1);
+  let lastY = header.last.y1;
   let page = header.line.page;
   for (const [k, line] of after.entries()) {
     // A table may run on over the next page (without repeating its header): continue at its top.
@@ -137,13 +142,15 @@ function rowsUnder(lines: Line[], header: Header, opts: TableOptions): Record<st
     const texts = cells(line, header.columns);
     const row: Record<string, unknown> = {};
     let numbers = 0;
+    let totals = 0;
     header.columns.forEach((c, i) => {
       if (!c.sub) return;
       const v = cellValue(texts[i], c.sub.def, opts);
       row[c.sub.def.name] = v;
       if (c.sub.def.type === 'number' && v !== null) numbers++;
+      if (c.sub.terms.role === 'total' && v !== null) totals++;
     });
-    if (numbers < (opts.strict ? numberCols.length : 1)) continue;
+    if (numbers < (opts.strict ? numberCols.length : 1) || totals < Math.min(1, totalCols.length)) continue;
     lastY = line.y1;
     rows.push(row);
   }
@@ -155,8 +162,12 @@ export function extractTable(lines: Line[], field: FieldDefinition & { subFields
   if (subs.length === 0) return [];
   const minMatched = opts.strict ? Math.min(3, subs.length) : Math.min(2, subs.length);
   const headers: Header[] = [];
-  for (const line of lines) {
-    const h = matchHeader(line, subs);
+  for (const [i, line] of lines.entries()) {
+    const next = lines[i + 1];
+    const joinable = next && next.page === line.page && next.y0 - line.y1 < 0.8 * line.height && !/\d[.,]\d/.test(next.text);
+    const single = matchHeader(line, line, subs);
+    const double = joinable ? matchHeader(line, next, subs) : null;
+    const h = double && double.matched > (single?.matched ?? 0) ? double : single;
     if (h && h.matched >= minMatched) headers.push(h);
   }
   if (headers.length === 0) return [];

@@ -68,7 +68,8 @@ function valueBelow(lines: Line[], line: Line, x0: number, x1: number): Phrase[]
     .slice(0, 3);
   for (const l of below) {
     const p = l.phrases.find((ph) => ph.x0 < x1 + line.height && ph.x1 > x0 - line.height);
-    if (p) out.push(p);
+    // A line that holds its own "label: value" is not the value of the label above it.
+    if (p && !/:\s*\S/.test(l.text) && !/:$/.test(p.text)) out.push(p);
   }
   return out;
 }

@@ -44,6 +44,8 @@ function letterRatio(text: string): number {
 
 const DOC_TYPE_WORD = /^(tax\s+)?(invoice|rechnung|facture|receipt|quittung|bill|credit note|gutschrift)\b[\s:]*|[\s:]*\b(tax\s+)?(invoice|rechnung|facture|receipt|quittung)$/gi;
 
+const SENDER_SEPARATOR = /\s+[-–·•●|]\s+|\s*[·•●|]\s*/;
+
 /** The issuer's name: the most prominent name-like phrase near the top of the first page. */
 export function vendorFallback(lines: Line[]): { line: Line; text: string } | null {
   const top = lines.filter((l) => l.page === lines[0]?.page).slice(0, 12);
@@ -51,11 +53,14 @@ export function vendorFallback(lines: Line[]): { line: Line; text: string } | nu
   const maxH = Math.max(...top.map((l) => l.height));
   let best: { line: Line; text: string; score: number } | null = null;
   top.forEach((l, i) => {
-    for (const p of l.phrases) {
+    // A sender line above an address window ("ACME GmbH · Main St 1 · 12345 Town") starts with the name.
+    const parts = l.text.split(SENDER_SEPARATOR);
+    const sender = parts.length >= 3 ? [{ text: parts[0], sender: true }] : [];
+    for (const p of [...l.phrases.map((ph) => ({ text: ph.text, sender: false })), ...sender]) {
       const text = p.text.replace(DOC_TYPE_WORD, '').trim();
       if (text.length < 3 || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8) continue;
       let score = l.height / maxH - 0.04 * i;
-      if (COMPANY_SUFFIX.test(text)) score += 0.5;
+      if (COMPANY_SUFFIX.test(text)) score += p.sender ? 0.8 : 0.5;
       if (NOT_A_NAME.test(text)) score -= 0.6;
       if (findDates(text).length || findAmounts(text).some((a) => a.decimals)) score -= 0.5;
       if (!best || score > best.score) best = { line: l, text, score };

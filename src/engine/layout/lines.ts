@@ -42,12 +42,13 @@ const median = (xs: number[]): number => {
 /** Gap (in units of line height) above which two words on a line belong to different phrases. */
 const PHRASE_GAP = 0.9;
 
-function toPhrases(words: Word[], height: number): Phrase[] {
+function toPhrases(words: Word[], height: number, gutter: number | null): Phrase[] {
   const phrases: Phrase[] = [];
   let current: Word[] = [];
   for (const w of words) {
     const prev = current[current.length - 1];
-    if (prev && w.x0 - prev.x1 > PHRASE_GAP * height) {
+    const crossesGutter = prev !== undefined && gutter !== null && prev.x1 <= gutter && w.x0 >= gutter;
+    if (prev && (w.x0 - prev.x1 > PHRASE_GAP * height || crossesGutter)) {
       phrases.push(makePhrase(current));
       current = [];
     }
@@ -109,40 +110,46 @@ export function findGutter(words: Word[], pageWidth: number): number | null {
   return left >= 8 && right >= 8 ? x : null;
 }
 
-/** Builds lines of one page; with detectLayout, a two-column page is read column by column. */
-export function pageLines(page: PageText, opts: LayoutOptions): Omit<Line, 'index'>[] {
-  const gutter = opts.detectLayout ? findGutter(page.words, page.width) : null;
-  const regions = gutter === null ? [page.words] : [page.words.filter((w) => (w.x0 + w.x1) / 2 < gutter), page.words.filter((w) => (w.x0 + w.x1) / 2 >= gutter)];
-  const out: Omit<Line, 'index'>[] = [];
-  for (const region of regions) {
-    for (const words of groupRows(region)) {
-      const height = median(words.map((w) => w.y1 - w.y0)) || 1;
-      out.push({
-        page: page.page,
-        words,
-        phrases: toPhrases(words, height),
-        text: words.map((w) => w.text).join(' '),
-        x0: Math.min(...words.map((w) => w.x0)),
-        y0: Math.min(...words.map((w) => w.y0)),
-        x1: Math.max(...words.map((w) => w.x1)),
-        y1: Math.max(...words.map((w) => w.y1)),
-        height,
-        pageWidth: page.width,
-        pageHeight: page.height,
-      });
-    }
-  }
-  return out;
+function buildLine(page: PageText, words: Word[], gutter: number | null): Omit<Line, 'index'> {
+  const height = median(words.map((w) => w.y1 - w.y0)) || 1;
+  return {
+    page: page.page,
+    words,
+    phrases: toPhrases(words, height, gutter),
+    text: words.map((w) => w.text).join(' '),
+    x0: Math.min(...words.map((w) => w.x0)),
+    y0: Math.min(...words.map((w) => w.y0)),
+    x1: Math.max(...words.map((w) => w.x1)),
+    y1: Math.max(...words.map((w) => w.y1)),
+    height,
+    pageWidth: page.width,
+    pageHeight: page.height,
+  };
 }
 
-/** All lines of the document in reading order (page by page, top to bottom, column by column). */
+/**
+ * Lines of one page as full-width rows (tables and label/value pairs need whole rows). With
+ * detectLayout, a phrase never crosses a column gutter, so text of two columns is not run together.
+ */
+export function pageLines(page: PageText, opts: LayoutOptions): Omit<Line, 'index'>[] {
+  const gutter = opts.detectLayout ? findGutter(page.words, page.width) : null;
+  return groupRows(page.words).map((words) => buildLine(page, words, gutter));
+}
+
+/** All lines of the document (page by page, top to bottom). */
 export function documentLines(pages: PageText[], opts: LayoutOptions): Line[] {
   return pages.flatMap((p) => pageLines(p, opts)).map((l, index) => ({ ...l, index }));
 }
 
-/** Whole-document plain text, one line per Line: what regexes (segmentation) and classification see. */
-export function pageTextOf(page: PageText): string {
-  return pageLines(page, { detectLayout: false })
-    .map((l) => l.text)
+/**
+ * Plain text of a page, one line per row. With detectLayout a two-column page is read column by
+ * column (left column first), which is what regexes (segmentation), classification and an LLM see.
+ */
+export function pageTextOf(page: PageText, detectLayout = true): string {
+  const gutter = detectLayout ? findGutter(page.words, page.width) : null;
+  const regions = gutter === null ? [page.words] : [page.words.filter((w) => (w.x0 + w.x1) / 2 < gutter), page.words.filter((w) => (w.x0 + w.x1) / 2 >= gutter)];
+  return regions
+    .flatMap((r) => groupRows(r))
+    .map((ws) => ws.map((w) => w.text).join(' '))
     .join('\n');
 }
