@@ -1,10 +1,82 @@
-// Placeholder until the process command lands; replaced by its owner.
+// `docdrop process FILE... --workflow X --out DIR`: one-shot extraction that waits for every job.
+// Exit code 0 only when every file succeeded; otherwise 1, with one line per file saying why.
 import type { CommandModule } from 'yargs';
+import { ServiceClient } from '../api/client.js';
+import { loadConfig } from '../daemon/config.js';
+import { connectService } from '../daemon/daemon.js';
+import { processFiles } from '../daemon/pipeline-oneshot.js';
+import { createLogger } from '../util/logger.js';
 
-export const processCommand: CommandModule = {
-  command: 'process',
-  describe: '(process: not built yet)',
-  handler: () => {
-    throw new Error('docdrop process is not built yet');
+interface ProcessArgs {
+  files: string[];
+  workflow?: string;
+  classifier?: string;
+  out: string;
+  config?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  format: 'csv' | 'xlsx' | 'json';
+  layout: 'flat' | 'line_items';
+}
+
+export const processCommand: CommandModule<object, ProcessArgs> = {
+  command: 'process <files..>',
+  describe: 'Extract the named files once with a Workflow (or Classifier), write outputs, wait for every job',
+  builder: (y) =>
+    y
+      .positional('files', { type: 'string', array: true, demandOption: true, describe: 'PDF, JPEG, PNG or TIFF files' })
+      .option('workflow', { type: 'string', describe: 'Workflow title or template_id' })
+      .option('classifier', { type: 'string', describe: 'Classifier name or classifier_id (classify + extract)' })
+      .option('out', { type: 'string', demandOption: true, describe: 'folder for the output files' })
+      .option('format', { choices: ['csv', 'xlsx', 'json'] as const, default: 'csv' as const })
+      .option('layout', { choices: ['flat', 'line_items'] as const, default: 'line_items' as const })
+      .option('config', { type: 'string', describe: 'take the service settings from this daemon config' })
+      .option('base-url', { type: 'string', describe: 'service URL (instead of --config)' })
+      .option('api-key', { type: 'string', describe: 'API key (or set DOCDROP_API_KEY)' })
+      .check((a) => {
+        if ((a.workflow === undefined) === (a.classifier === undefined)) throw new Error('give exactly one of --workflow and --classifier');
+        if (a.config === undefined && a.baseUrl === undefined) throw new Error('give --config FILE, or --base-url URL with --api-key KEY');
+        return true;
+      }),
+  handler: async (args) => {
+    const logger = createLogger({ level: process.env.DOCDROP_LOG_LEVEL ?? 'warn' });
+    let client: ServiceClient;
+    let close = async () => {};
+    let submit: 'run_parser' | 'extract' = 'run_parser';
+    if (args.config !== undefined) {
+      const config = await loadConfig(args.config);
+      const svc = await connectService(config, logger);
+      client = svc.client;
+      submit = config.service.submit;
+      close = async () => svc.embedded?.close();
+    } else {
+      const apiKey = args.apiKey ?? process.env.DOCDROP_API_KEY;
+      if (!apiKey) throw new Error('--api-key (or DOCDROP_API_KEY) is required with --base-url');
+      client = new ServiceClient({ baseUrl: args.baseUrl!, apiKey });
+    }
+    try {
+      const results = await processFiles({
+        client,
+        files: args.files,
+        workflow: args.workflow,
+        classifier: args.classifier,
+        outDir: args.out,
+        format: args.format,
+        layout: args.layout,
+        submit,
+        logger,
+      });
+      for (const r of results) {
+        if (r.ok) process.stdout.write(`ok      ${r.path} -> ${r.outputs.join(', ')}\n`);
+        else process.stderr.write(`failed  ${r.path}: ${r.error}\n`);
+      }
+      const failed = results.filter((r) => !r.ok).length;
+      if (failed > 0) {
+        process.stderr.write(`${failed} of ${results.length} file(s) failed\n`);
+        process.exitCode = 1;
+      }
+    } finally {
+      await close();
+    }
   },
 };

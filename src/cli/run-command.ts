@@ -1,10 +1,29 @@
-// Placeholder until the run command lands; replaced by its owner.
+// `docdrop run --config FILE`: the long-running daemon. Logs JSON lines to stderr (journald keeps them).
+// SIGTERM/SIGINT stop it cleanly: intake stops, steps in flight finish and are committed, everything
+// else stays resumable in the ledger. A second signal exits at once (the ledger makes that safe too).
 import type { CommandModule } from 'yargs';
+import { loadConfig } from '../daemon/config.js';
+import { startDaemon } from '../daemon/daemon.js';
+import { createLogger } from '../util/logger.js';
+import { DEFAULT_CONFIG } from './status-command.js';
 
-export const runCommand: CommandModule = {
+export const runCommand: CommandModule<object, { config: string }> = {
   command: 'run',
-  describe: '(run: not built yet)',
-  handler: () => {
-    throw new Error('docdrop run is not built yet');
+  describe: 'Run the daemon: watch the inbox folders and turn dropped documents into CSV/XLSX/JSON',
+  builder: (y) => y.option('config', { type: 'string', default: DEFAULT_CONFIG, describe: 'daemon config file (YAML)' }),
+  handler: async (args) => {
+    const config = await loadConfig(args.config);
+    const logger = createLogger({ level: config.log_level });
+    const daemon = await startDaemon(config, { logger });
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+      process.once('SIGINT', () => resolve('SIGINT'));
+    });
+    logger.info({ signal }, 'stopping');
+    const force = () => process.exit(130);
+    process.once('SIGTERM', force);
+    process.once('SIGINT', force);
+    await daemon.stop();
+    logger.flush();
   },
 };

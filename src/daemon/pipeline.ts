@@ -243,9 +243,6 @@ export class Pipeline {
 
   private async stepQueued(rule: PipelineRule, r: InputRecord): Promise<InputRecord> {
     const { ledger, api, disposition, logger } = this.o;
-    if (!(await exists(r.path))) {
-      return ledger.transition(r.id, r.state, 'failed', { lastError: 'input file vanished before upload', finalPath: null });
-    }
     if (rule.duplicates === 'skip') {
       const original = await ledger.findBySha(rule.name, r.sha256, r.id);
       if (original && original.id < r.id) {
@@ -253,6 +250,9 @@ export class Pipeline {
         logger.info({ id: r.id, path: r.path, original: original.id, originalPath: original.path }, 'duplicate skipped');
         return ledger.transition(r.id, 'queued', 'duplicate', { finalPath, event: { original: original.id, originalPath: original.path } });
       }
+    }
+    if (!(await exists(r.path))) {
+      return ledger.transition(r.id, r.state, 'failed', { lastError: 'input file vanished before upload', finalPath: null });
     }
     const documentId = await api.upload(r.path);
     logger.debug({ id: r.id, documentId }, 'uploaded');
@@ -334,6 +334,7 @@ export class Pipeline {
   }
 
   private async failInput(rule: PipelineRule, r: InputRecord, info: FailureInfo): Promise<InputRecord> {
+    // Disposition finds a file it already moved before a crash lost this commit, and returns that path.
     const finalPath = await this.o.disposition.fail(rule, r, info);
     this.o.logger.warn({ id: r.id, path: r.path, finalPath, reason: info.reason, message: info.message }, 'failed');
     return this.o.ledger.transition(r.id, r.state, 'failed', {

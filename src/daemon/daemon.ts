@@ -1,0 +1,133 @@
+// Assembles the daemon: service (remote or embedded), one shared request limiter, the client, the rules'
+// targets resolved once, the ledger, the pipeline and intake. Start order matters: targets are resolved
+// before any file is taken (an unknown Workflow stops the start), and the pipeline resumes the ledger's
+// unfinished inputs before intake reports new ones.
+import type { RequestInfo } from '../api/http.js';
+import { ServiceClient } from '../api/client.js';
+import { createLogger, type Logger } from '../util/logger.js';
+import type { DaemonConfig } from './config.js';
+import { createRuleFolders, ensureExampleWorkflow, startEmbeddedService, type EmbeddedService } from './embedded.js';
+import type { Ledger } from './ledger.js';
+import { openSqliteLedger } from './ledger-sqlite.js';
+import { createOutputsWriter } from './outputs-writer.js';
+import { Pipeline } from './pipeline.js';
+import { createDisposition, createFileInspector, createPipelineApi } from './pipeline-adapters.js';
+import type { PipelineRule } from './pipeline-ports.js';
+import { createRequestLimiter, createStepQueues } from './rate-limit.js';
+import { resolveTargets } from './resolve-targets.js';
+import { startIntake } from './intake.js';
+
+export interface DaemonOptions {
+  logger?: Logger;
+  /** Sees every API request (each retry too): benchmarks count requests per file with it. */
+  onRequest?: (info: RequestInfo) => void;
+}
+
+export interface RunningDaemon {
+  pipeline: Pipeline;
+  ledger: Ledger;
+  client: ServiceClient;
+  /** Base URL of the service in use (the embedded one's loopback URL included). */
+  serviceUrl: string;
+  /** Stops intake, lets steps in flight finish (their outcome committed), closes ledger and service. */
+  stop(): Promise<void>;
+}
+
+/** Connects to the configured service (starting the embedded one if asked) with the shared limiter. */
+export async function connectService(
+  config: DaemonConfig,
+  logger: Logger,
+  onRequest?: (info: RequestInfo) => void,
+): Promise<{ client: ServiceClient; url: string; embedded: EmbeddedService | null }> {
+  let embedded: EmbeddedService | null = null;
+  let url = config.service.base_url;
+  let apiKey = config.service.api_key;
+  if (url === 'embedded') {
+    embedded = await startEmbeddedService(config, logger);
+    url = embedded.url;
+    apiKey = embedded.apiKey;
+  }
+  const limiter = createRequestLimiter(config.service.requests_per_second);
+  const client = new ServiceClient({
+    baseUrl: url,
+    apiKey,
+    limiter: (fn) => limiter.add(fn),
+    // A couple of quick in-call retries absorb a blip; anything longer is the pipeline's ledger-backed
+    // backoff, which survives a restart and frees the upload/poll slot while it waits.
+    retry: { retries: 2, minDelayMs: 250, maxDelayMs: 2000, maxRetryAfterMs: 5000 },
+    ...(onRequest ? { onRequest } : {}),
+  });
+  if (embedded) {
+    try {
+      if (await ensureExampleWorkflow(client)) logger.info({ workflow: 'Invoices' }, 'created the example Workflow');
+      await createRuleFolders(config);
+    } catch (err) {
+      await embedded.close();
+      throw err;
+    }
+  }
+  return { client, url, embedded };
+}
+
+export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}): Promise<RunningDaemon> {
+  const logger = opts.logger ?? createLogger({ level: config.log_level });
+  const { client, url, embedded } = await connectService(config, logger, opts.onRequest);
+  let ledger: Ledger | null = null;
+  try {
+    const targets = await resolveTargets(
+      config.rules.map((r) => ({ name: r.name, workflow: r.workflow, classifier: r.classifier })),
+      client,
+    );
+    ledger = await openSqliteLedger(config.state.path);
+    const rules = new Map<string, PipelineRule>(
+      config.rules.map((r) => [r.name, { name: r.name, target: targets.get(r.name)!, duplicates: r.duplicates, afterSuccess: r.after.success }]),
+    );
+    const { polling } = config.service;
+    const pipeline = new Pipeline({
+      ledger,
+      api: createPipelineApi(client, config.service.submit, new Map(config.rules.map((r) => [r.name, r.options]))),
+      outputs: createOutputsWriter(new Map(config.rules.map((r) => [r.name, r.output]))),
+      disposition: createDisposition(new Map(config.rules.map((r) => [r.name, r]))),
+      files: createFileInspector(),
+      rules,
+      queues: createStepQueues({ uploadConcurrency: config.service.upload_concurrency, pollConcurrency: config.service.poll_concurrency }),
+      polling: {
+        initialMs: polling.initial_s * 1000,
+        maxMs: polling.max_s * 1000,
+        giveUpAfterMs: polling.give_up_after_s * 1000,
+        slowRecheckMs: Math.max(60_000, polling.max_s * 4000),
+      },
+      logger,
+    });
+    pipeline.start();
+    const intake = await startIntake(config.rules, {
+      ignorePaths: config.ignore_paths,
+      rescanIntervalMs: config.rescan_interval_s * 1000,
+      logger,
+      onFile: async (rule, file) => {
+        await pipeline.accept(rule.name, file.path);
+      },
+    });
+    const openLedger = ledger;
+    logger.info({ service: embedded ? 'embedded' : url, rules: config.rules.map((r) => r.name), state: config.state.path }, 'daemon started');
+    let stopping: Promise<void> | undefined;
+    return {
+      pipeline,
+      ledger,
+      client,
+      serviceUrl: url,
+      stop: () =>
+        (stopping ??= (async () => {
+          await intake.stop();
+          await pipeline.stop();
+          await openLedger.close();
+          await embedded?.close();
+          logger.info('daemon stopped');
+        })()),
+    };
+  } catch (err) {
+    await ledger?.close();
+    await embedded?.close();
+    throw err;
+  }
+}
