@@ -50,7 +50,9 @@ function matchHeader(line: Line, last: Line, subs: { def: SubFieldDefinition; te
         acc.push(...tokens[b]);
         const { score } = labelScore(acc, s.terms);
         const unmatched = acc.filter((t) => labelScore([t], s.terms).score === 0).length;
-        if (score >= 0.5 && unmatched === 0) spans.push({ sub: si, start: a, end: b, score: score + 0.01 * (b - a) });
+        // Longer spans first; among equals a line total is the rightmost column ("Amount ... Total").
+        const rightward = s.terms.role === 'total' ? 0.001 * (a / words.length) : 0;
+        if (score >= 0.5 && unmatched === 0) spans.push({ sub: si, start: a, end: b, score: score + 0.01 * (b - a) + rightward });
       }
     }
   });
@@ -100,6 +102,16 @@ function cells(line: Line, columns: Column[]): string[] {
   return out.map((ws) => ws.join(' '));
 }
 
+type Sub = { def: SubFieldDefinition; terms: FieldTerms };
+
+/** Words of the line that name some subField: header material. */
+function headerWords(line: Line, subs: Sub[]): number {
+  return line.words.filter((w) => {
+    const t = tokenize(w.text);
+    return t.length > 0 && subs.some((s) => labelScore(t, s.terms).score >= 0.5);
+  }).length;
+}
+
 function isTotalsLine(line: Line): boolean {
   const tokens = tokenize(line.text);
   return tokens.slice(0, 4).some((t) => TOTAL_TERMS.has(t) || PARTIAL_TOTAL_WORDS.has(t) || /^(sub)?total|summe$|^gesamt/.test(t));
@@ -115,7 +127,7 @@ function cellValue(text: string, sub: SubFieldDefinition, opts: TableOptions): u
   return t === '' ? null : t;
 }
 
-function rowsUnder(lines: Line[], header: Header, opts: TableOptions): Record<string, unknown>[] {
+function rowsUnder(lines: Line[], header: Header, subs: Sub[], opts: TableOptions): Record<string, unknown>[] {
   const rows: Record<string, unknown>[] = [];
   const numberCols = header.columns.filter((c) => c.sub?.def.type === 'number');
   if (numberCols.length === 0) return rows;
@@ -125,14 +137,26 @@ function rowsUnder(lines: Line[], header: Header, opts: TableOptions): Record<st
   const after = lines.slice(header.last.index + 1);
   let lastY = header.last.y1;
   let page = header.line.page;
+  let pageStart = 0;
+  let rowsOnPage = 0;
   for (const [k, line] of after.entries()) {
+    if (line.page !== page) rowsOnPage = 0;
     // A table may run on over the next page (without repeating its header): continue at its top.
     if (line.page !== page) {
       if (line.page !== page + 1 || rows.length === 0) break;
       page = line.page;
       lastY = line.y0;
+      pageStart = k;
     }
+    // A heading that ends with a colon ("Payment terms:") at the table's left edge opens the next section
+    // (indented ones are notes of an item); so does a new header row (a sub-table of charges).
+    if (line.phrases.length === 1 && /:$/.test(line.text) && line.words.length <= 4 && line.x0 <= header.line.x0 + line.height) break;
+    if (!/\d/.test(line.text) && headerWords(line, subs) >= 2) break;
+    // On a continuation page the rows must start right at the top, else the table ended on the last page.
+    if (page !== header.line.page && k - pageStart >= 3 && rowsOnPage === 0) break;
+    // Whitespace ends a table; notes printed under an item do not.
     if (line.y0 - lastY > 4 * Math.max(line.height, header.line.height)) break;
+    lastY = line.y1;
     if (isTotalsLine(line)) {
       // Section subtotals sit inside a table; a block of totals lines, or one followed by a gap, ends it.
       const next = after[k + 1];
@@ -151,8 +175,8 @@ function rowsUnder(lines: Line[], header: Header, opts: TableOptions): Record<st
       if (c.sub.terms.role === 'total' && v !== null) totals++;
     });
     if (numbers < (opts.strict ? numberCols.length : 1) || totals < Math.min(1, totalCols.length)) continue;
-    lastY = line.y1;
     rows.push(row);
+    rowsOnPage++;
   }
   return rows;
 }
@@ -162,12 +186,14 @@ export function extractTable(lines: Line[], field: FieldDefinition & { subFields
   if (subs.length === 0) return [];
   const minMatched = opts.strict ? Math.min(3, subs.length) : Math.min(2, subs.length);
   const headers: Header[] = [];
+  const singles = lines.map((line) => matchHeader(line, line, subs));
   for (const [i, line] of lines.entries()) {
     const next = lines[i + 1];
     const joinable = next && next.page === line.page && next.y0 - line.y1 < 0.8 * line.height && !/\d[.,]\d/.test(next.text);
-    const single = matchHeader(line, line, subs);
     const double = joinable ? matchHeader(line, next, subs) : null;
-    const h = double && double.matched > (single?.matched ?? 0) ? double : single;
+    // Two lines form one header only when together they match more columns than either alone.
+    const best = Math.max(singles[i]?.matched ?? 0, (joinable && singles[i + 1]?.matched) || 0);
+    const h = double && double.matched > best ? double : singles[i];
     if (h && h.matched >= minMatched) headers.push(h);
   }
   if (headers.length === 0) return [];
@@ -179,5 +205,5 @@ export function extractTable(lines: Line[], field: FieldDefinition & { subFields
   }
   const all = [...best.values()].sort((a, b) => a.line.index - b.line.index);
   const top = Math.max(...all.map((h) => h.matched));
-  return all.filter((h) => h.matched === top).flatMap((h) => rowsUnder(lines, h, opts));
+  return all.filter((h) => h.matched === top).flatMap((h) => rowsUnder(lines, h, subs, opts));
 }

@@ -31,7 +31,8 @@ export function cleanText(text: string, terms: FieldTerms): string | null {
   if (terms.role === 'identifier') {
     const tokens = t.split(/\s+/);
     const withDigit = tokens.find((x) => /\d/.test(x) && !/^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(x));
-    if (!withDigit) return tokens.length === 1 && /^[A-Z0-9][A-Z0-9\-/_.]{2,}$/i.test(t) ? t : null;
+    // Document numbers carry digits; a word without any is a neighbouring label, not the number.
+    if (!withDigit) return null;
     return withDigit.replace(LEADING_PUNCT, '').replace(TRAILING_PUNCT, '') || null;
   }
   return t;

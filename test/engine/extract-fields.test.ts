@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FieldDefinition } from '../../src/api/types.js';
+import { extractFields } from '../../src/engine/builtin/extract-fields.js';
+import { makePage, type FixtureLine } from './page-fixture.js';
+
+const run = (lines: FixtureLine[], fields: FieldDefinition[], dateFormat: string | null = null) =>
+  extractFields({ pages: [makePage(lines)], fields, dateFormat, detectLayout: true, detectTables: false });
+
+const INVOICE: FieldDefinition[] = [
+  { name: 'invoice_number', type: 'text' },
+  { name: 'invoice_date', type: 'date' },
+  { name: 'total', type: 'number' },
+  { name: 'vendor', type: 'text' },
+];
+
+test('reads label and value on one line, typed by the field type', () => {
+  const r = run(['ACME Widgets Ltd', '1 Main Street', 'Invoice No: INV-2041', 'Invoice Date: 15 Nov 2019', '', 'Total: $1,234.50'], INVOICE);
+  assert.deepEqual(r.data, { invoice_number: 'INV-2041', invoice_date: '2019-11-15', total: 1234.5, vendor: 'ACME Widgets Ltd' });
+  assert.deepEqual(r.missingRequired, []);
+});
+
+test('reads a value printed below its label', () => {
+  const r = run(
+    [
+      [[50, 'Rechnungsnummer'], [250, 'Datum']],
+      [[50, 'R-77812'], [250, '05.03.2018']],
+    ],
+    [{ name: 'invoice_number', type: 'text' }, { name: 'date', type: 'date' }],
+  );
+  assert.equal(r.data.invoice_number, 'R-77812');
+  assert.equal(r.data.date, '2018-03-05');
+});
+
+test('reads a value right of its label across a column gap', () => {
+  const r = run([[[50, 'Amount due'], [400, '1.234,56 EUR']]], [{ name: 'amount_due', type: 'number' }]);
+  assert.equal(r.data.amount_due, 1234.56);
+});
+
+test('writes dates with the Workflow date_format', () => {
+  const r = run(['Invoice date: 2019-11-15'], [{ name: 'invoice_date', type: 'date' }], '%d/%m/%Y');
+  assert.equal(r.data.invoice_date, '15/11/2019');
+});
+
+test('chooses the grand total over a subtotal and tax', () => {
+  const r = run(
+    [
+      [[50, 'Widget'], [400, '100.00']],
+      [[300, 'Subtotal'], [400, '100.00']],
+      [[300, 'VAT 19%'], [400, '19.00']],
+      [[300, 'Total'], [400, '119.00']],
+    ],
+    [{ name: 'total', type: 'number', description: 'Total amount including tax' }],
+  );
+  assert.equal(r.data.total, 119);
+});
+
+test('takes the document date, not the due date', () => {
+  const r = run(['Due date: 30/12/2019', 'Date: 30/11/2019'], [{ name: 'date', type: 'date' }]);
+  assert.equal(r.data.date, '2019-11-30');
+});
+
+test('lists required fields that were not found', () => {
+  const r = run(['Hello world'], [{ name: 'po_number', type: 'text', required: true }, { name: 'notes', type: 'text' }]);
+  assert.equal(r.data.po_number, null);
+  assert.deepEqual(r.missingRequired, ['po_number']);
+});
+
+test('reads a receipt: company from the top, address below it, total and date', () => {
+  const r = run(
+    ['GOLDEN LEAF TRADING SDN BHD', '(123456-A)', 'NO 12, JALAN MERAH 3,', '81100 JOHOR BAHRU', 'TEL: 07-1234567', 'Date: 05/03/2018', 'Item A 2.00', [[50, 'TOTAL'], [300, 'RM 12.50']], [[50, 'CASH'], [300, '20.00']], [[50, 'CHANGE'], [300, '7.50']]],
+    [
+      { name: 'company', type: 'text' },
+      { name: 'address', type: 'text' },
+      { name: 'date', type: 'date' },
+      { name: 'total', type: 'number' },
+    ],
+  );
+  assert.deepEqual(r.data, { company: 'GOLDEN LEAF TRADING SDN BHD', address: 'NO 12, JALAN MERAH 3, 81100 JOHOR BAHRU', date: '2018-03-05', total: 12.5 });
+});

@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { findDates, parseDate } from '../../src/engine/builtin/parse-date.js';
+import { formatDate } from '../../src/engine/builtin/format-date.js';
+import { parseAmount } from '../../src/engine/builtin/parse-amount.js';
+
+const iso = (s: string, monthFirst = false) => {
+  const d = parseDate(s, { monthFirst });
+  return d && formatDate(d, null);
+};
+
+test('reads printed date forms as calendar dates', () => {
+  const cases: [string, string][] = [
+    ['2019-11-15', '2019-11-15'],
+    ['15/11/2019', '2019-11-15'],
+    ['11/15/2019', '2019-11-15'],
+    ['15.11.2019', '2019-11-15'],
+    ['15 Nov 2019', '2019-11-15'],
+    ['Nov 15, 2019', '2019-11-15'],
+    ['August 3 , 2014', '2014-08-03'],
+    ['05 MAR 2018', '2018-03-05'],
+    ['12-01-19', '2019-01-12'],
+    ['3. März 2018', '2018-03-03'],
+    ['1er mars 2019', '2019-03-01'],
+    ['20180305', '2018-03-05'],
+    ['Date: 25/12/2018 10:22', '2018-12-25'],
+  ];
+  for (const [text, want] of cases) assert.equal(iso(text), want, text);
+});
+
+test('reads an ambiguous slash date month-first only when asked', () => {
+  assert.equal(iso('06/10/2019'), '2019-10-06');
+  assert.equal(iso('06/10/2019', true), '2019-06-10');
+  // A dot is a day-first convention whatever the preference.
+  assert.equal(iso('06.10.2019', true), '2019-10-06');
+});
+
+test('rejects impossible dates', () => {
+  assert.deepEqual(findDates('31/02/2019 and 2019-13-01'), []);
+});
+
+test('writes dates with strftime-style patterns', () => {
+  const d = { year: 2019, month: 3, day: 5 };
+  assert.equal(formatDate(d, null), '2019-03-05');
+  assert.equal(formatDate(d, '%d/%m/%Y'), '05/03/2019');
+  assert.equal(formatDate(d, '%m-%d-%y'), '03-05-19');
+  assert.equal(formatDate(d, '%d %B %Y'), '05 March 2019');
+  assert.equal(formatDate(d, '%Y%m%d'), '20190305');
+});
+
+test('reads amounts with separators, currencies and negative forms', () => {
+  const cases: [string, number][] = [
+    ['$1,234.50', 1234.5],
+    ['1.234,56 EUR', 1234.56],
+    ['1 234,56 €', 1234.56],
+    ["CHF 1'234.50", 1234.5],
+    ['RM 9.00', 9],
+    ['(12.00)', -12],
+    ['-5,00', -5],
+    ['12.00-', -12],
+    ['USD 110.00', 110],
+    ['1,234', 1234],
+  ];
+  for (const [text, want] of cases) assert.equal(parseAmount(text), want, text);
+});
