@@ -6,7 +6,7 @@
 import type { Chunk } from '../api/types.js';
 import { silentLogger, type Logger } from '../util/logger.js';
 import { createBuiltinEngine } from './builtin/builtin-engine.js';
-import { createLlmEngine, type LlmConfig } from './llm-engine.js';
+import { createLlmEngine, type EngineId, type LlmConfig, type ReportingEngine } from './llm-engine.js';
 import { closeReaders, countPages, parsePageRanges, readPages } from './read/index.js';
 import { segmentPages, wantsSegmentation } from './segment.js';
 import { pageTextOf } from './layout/lines.js';
@@ -17,7 +17,10 @@ import {
   type EngineClassifyResult,
   type EngineExtractRequest,
   type EngineExtractResult,
-  type ExtractionEngine,
+  type ClassifyInput,
+  type ClassifyOutput,
+  type ExtractInput,
+  type ExtractOutput,
   type FileKind,
   type PageText,
 } from './types.js';
@@ -46,8 +49,14 @@ const plainText = (pages: PageText[]): string => pages.map((p) => pageTextOf(p))
 export function createDocumentEngine(opts: DocumentEngineOptions = {}): DocumentEngine {
   const logger = opts.logger ?? silentLogger;
   const builtin = createBuiltinEngine();
-  const engine: ExtractionEngine = opts.llm ? createLlmEngine(opts.llm, builtin, logger) : builtin;
-  const engineId = { name: engine.name, version: engine.version };
+  const builtinId: EngineId = { name: builtin.name, version: builtin.version };
+  // Every call reports the engine that answered it: with an LLM configured, the built-in engine
+  // answers whenever the endpoint fails, and the job records that.
+  const llm: ReportingEngine | null = opts.llm ? createLlmEngine(opts.llm, builtin, logger) : null;
+  const extractOne = (input: ExtractInput): Promise<{ out: ExtractOutput; by: EngineId }> =>
+    llm ? llm.extractReporting(input) : builtin.extract(input).then((out) => ({ out, by: builtinId }));
+  const classifyOne = (input: ClassifyInput): Promise<{ out: ClassifyOutput; by: EngineId }> =>
+    llm ? llm.classifyReporting(input) : builtin.classify(input).then((out) => ({ out, by: builtinId }));
 
   return {
     async extract(req: EngineExtractRequest): Promise<EngineExtractResult> {
@@ -55,13 +64,13 @@ export function createDocumentEngine(opts: DocumentEngineOptions = {}): Document
       const { numPages, pages } = await selectedPages(req.filePath, req.kind, o.pageRanges);
       const read = await readPages(req.filePath, req.kind, { useOcr: o.useOcr, pages });
       const base = { fields: req.fields, dateFormat: req.dateFormat, detectTables: o.detectTables, detectLayout: o.detectLayout, queryModel: o.queryModel };
-      const whole = await engine.extract({ ...base, pages: read });
+      const { out: whole, by } = await extractOne({ ...base, pages: read });
       let chunks: Chunk[] | undefined;
       if (wantsSegmentation(o)) {
         const segments = segmentPages(read, o);
         chunks = [];
         for (const [index, segment] of segments.entries()) {
-          const r = await engine.extract({ ...base, pages: segment });
+          const { out: r } = await extractOne({ ...base, pages: segment });
           chunks.push({ index, pages: segment.map((p) => p.page), data: r.data, has_missing_required_fields: r.missingRequired.length > 0 });
         }
       }
@@ -72,15 +81,15 @@ export function createDocumentEngine(opts: DocumentEngineOptions = {}): Document
         pagesRead: read.map((p) => p.page),
         chunks,
         text: plainText(read),
-        engine: engineId,
+        engine: by,
       };
     },
 
     async classify(req: EngineClassifyRequest): Promise<EngineClassifyResult> {
       const { numPages, pages } = await selectedPages(req.filePath, req.kind, req.pageRange);
       const read = await readPages(req.filePath, req.kind, { useOcr: req.useOcr, pages });
-      const r = await engine.classify({ pages: read, classes: req.classes, queryModel: req.queryModel });
-      return { label: r.label, scores: r.scores, numPages: pages ? pages.length : numPages, engine: engineId };
+      const { out: r, by } = await classifyOne({ pages: read, classes: req.classes, queryModel: req.queryModel });
+      return { label: r.label, scores: r.scores, numPages: pages ? pages.length : numPages, engine: by };
     },
 
     async close(): Promise<void> {

@@ -52,7 +52,18 @@ function classificationSchema(labels: string[]): Record<string, unknown> {
 
 const completionSchema = z.object({ choices: z.array(z.object({ message: z.object({ content: z.string() }) })).min(1) });
 
-export function createLlmEngine(config: LlmConfig, fallback: ExtractionEngine, logger: Logger): ExtractionEngine {
+export interface EngineId {
+  name: string;
+  version: string;
+}
+
+/** An engine that says which engine answered each call (the LLM, or the fallback when the LLM failed). */
+export interface ReportingEngine extends ExtractionEngine {
+  extractReporting(input: ExtractInput): Promise<{ out: ExtractOutput; by: EngineId }>;
+  classifyReporting(input: ClassifyInput): Promise<{ out: ClassifyOutput; by: EngineId }>;
+}
+
+export function createLlmEngine(config: LlmConfig, fallback: ExtractionEngine, logger: Logger): ReportingEngine {
   const cfg = llmConfigSchema.parse(config);
   let warned = false;
   const url = `${cfg.baseUrl.replace(/\/+$/, '')}/chat/completions`;
@@ -88,11 +99,18 @@ export function createLlmEngine(config: LlmConfig, fallback: ExtractionEngine, l
 
   const documentText = (pages: ExtractInput['pages']): string => pages.map((p) => `--- page ${p.page} ---\n${pageTextOf(p)}`).join('\n').slice(0, cfg.maxChars);
 
-  return {
-    name: 'docdrop-llm',
-    version: ENGINE_VERSION,
+  const self: EngineId = { name: 'docdrop-llm', version: ENGINE_VERSION };
+  const fallbackId: EngineId = { name: fallback.name, version: fallback.version };
 
-    async extract(input: ExtractInput): Promise<ExtractOutput> {
+  return {
+    ...self,
+    extract: async (input) => (await extractReporting(input)).out,
+    classify: async (input) => (await classifyReporting(input)).out,
+    extractReporting,
+    classifyReporting,
+  };
+
+  async function extractReporting(input: ExtractInput): Promise<{ out: ExtractOutput; by: EngineId }> {
       try {
         const answer = await ask(
           modelFor(input.queryModel),
@@ -110,14 +128,14 @@ export function createLlmEngine(config: LlmConfig, fallback: ExtractionEngine, l
           out[f.name] = v;
           if (f.required && (v === null || v === '' || (Array.isArray(v) && v.length === 0))) missingRequired.push(f.name);
         }
-        return { data: out, missingRequired };
+        return { out: { data: out, missingRequired }, by: self };
       } catch (err) {
         fellBack('extraction', err);
-        return fallback.extract(input);
+        return { out: await fallback.extract(input), by: fallbackId };
       }
-    },
+  }
 
-    async classify(input: ClassifyInput): Promise<ClassifyOutput> {
+  async function classifyReporting(input: ClassifyInput): Promise<{ out: ClassifyOutput; by: EngineId }> {
       const labels = input.classes.map((c) => c.label);
       try {
         const answer = await ask(
@@ -133,11 +151,10 @@ export function createLlmEngine(config: LlmConfig, fallback: ExtractionEngine, l
         const sum = raw.reduce((a, b) => a + b, 0);
         if (!(sum > 0)) throw new Error('the scores sum to 0');
         const scores = Object.fromEntries(labels.map((l, i) => [l, raw[i] / sum]));
-        return { label: parsed.label, scores };
+        return { out: { label: parsed.label, scores }, by: self };
       } catch (err) {
         fellBack('classification', err);
-        return fallback.classify(input);
+        return { out: await fallback.classify(input), by: fallbackId };
       }
-    },
-  };
+  }
 }
