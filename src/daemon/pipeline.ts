@@ -138,10 +138,16 @@ export class Pipeline {
     if (!created) return null;
     logger.info({ id: record.id, rule: rule.name, path, kind }, 'queued');
     if (!kind) {
-      return this.failInput(rule, record, {
-        reason: 'unsupported_file_type',
-        message: 'the content is not a PDF, JPEG, PNG or TIFF (checked from the bytes, not the name)',
-      });
+      // Claimed before the next await, so the scheduler's due list cannot start an upload of it meanwhile.
+      this.inFlight.add(record.id);
+      try {
+        return await this.failInput(rule, record, {
+          reason: 'unsupported_file_type',
+          message: 'the content is not a PDF, JPEG, PNG or TIFF (checked from the bytes, not the name)',
+        });
+      } finally {
+        this.inFlight.delete(record.id);
+      }
     }
     this.dispatch(record);
     return record;
