@@ -13,6 +13,8 @@ export interface Candidate {
   line: Line;
   /** Tokens of the label and what precedes it in its phrase (for role rules: "due date", "subtotal"). */
   labelTokens: string[];
+  /** The line the label is on. */
+  labelLine: Line;
   /** Where the value sat relative to its label. */
   source: 'inline' | 'right' | 'below' | 'fallback';
 }
@@ -81,7 +83,6 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
     for (const phrase of line.phrases) {
       const span = bestLabelSpan(phrase, terms);
       if (!span) continue;
-      const labelTokens = tokenize(wordsText(phrase.words.slice(0, span.end + 1)));
       const colon = endsLabel(phrase.words[span.end]) || /^[:#]/.test(phrase.words[span.end + 1]?.text ?? '');
       const wholePhrase = span.end === phrase.words.length - 1;
       const push = (text: string, source: Candidate['source'], at: Line) => {
@@ -93,14 +94,17 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
         // A value buried in a sentence after the label is weak evidence.
         if (source === 'inline' && text.split(/\s+/).length > 5) score -= 0.25;
         if (value.kind === 'number' && (value.amount.decimals || value.amount.currency)) score += 0.1;
-        out.push({ value, score, line: at, labelTokens, source });
+        // Beyond the line, the whole phrase is the label ("TOTAL DUE" whose value sits to the right).
+        const tokens = source === 'inline' ? tokenize(phrase.text).filter((t) => !/\d/.test(t)) : tokenize(phrase.text);
+        out.push({ value, score, line: at, labelTokens: tokens, labelLine: line, source });
         return true;
       };
       const rest = phrase.words.slice(span.end + 1);
       // Text right after a label needs a separator ("Vendor: ACME"), else it is likely one phrase ("Vendor Services").
       const inlineOk = terms.type !== 'text' || colon || terms.role === 'identifier';
-      if (rest.length && inlineOk) push(wordsText(rest), 'inline', line);
-      if (!wholePhrase && !colon) continue;
+      const inline = rest.length > 0 && inlineOk && push(wordsText(rest), 'inline', line);
+      // Words after the label that hold no value are part of the label ("Total Sales"), so look further.
+      if (!wholePhrase && !colon && (inline || terms.type === 'text')) continue;
       const labelX1 = phrase.words[span.end].x1;
       for (const p of valueRightOf(lines, line, labelX1)) if (push(p.text, 'right', line)) break;
       const x0 = phrase.words[span.start].x0;

@@ -6,7 +6,7 @@ import type { Candidate } from './label-candidates.js';
 import type { FieldTerms } from './field-terms.js';
 import { findDates } from './parse-date.js';
 import { findAmounts } from './parse-amount.js';
-import { DUE_WORDS, GRAND_TOTAL_WORDS, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, tokenize } from './vocabulary.js';
+import { DUE_WORDS, GRAND_TOTAL_WORDS, hasWord, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, tokenize } from './vocabulary.js';
 
 /** Adjusts candidate scores by role; returns them sorted best first. */
 export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: number): Candidate[] {
@@ -14,14 +14,16 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
   for (const c of cands) {
     const position = numLines > 1 ? c.line.index / (numLines - 1) : 0;
     if (terms.role === 'total') {
-      if (c.labelTokens.some((t) => PARTIAL_TOTAL_WORDS.has(t))) c.score -= 0.7;
-      if (c.labelTokens.some((t) => GRAND_TOTAL_WORDS.has(t))) c.score += 0.3;
-      if (c.labelTokens.some((t) => DUE_WORDS.has(t))) c.score -= 0.15;
+      if (hasWord(c.labelTokens, PARTIAL_TOTAL_WORDS)) c.score -= 0.7;
+      if (hasWord(c.labelTokens, GRAND_TOTAL_WORDS)) c.score += 0.3;
+      if (hasWord(c.labelTokens, DUE_WORDS)) c.score -= 0.3;
       if (c.value.kind === 'number' && !c.value.amount.decimals && !c.value.amount.currency) c.score -= 0.5;
       if (/%/.test(c.line.text)) c.score -= 0.3;
       c.score += 0.2 * position;
       if (c.value.kind === 'number' && c.value.value === maxValue) c.score += 0.1;
       if (c.value.kind === 'number' && c.value.value <= 0) c.score -= 0.3;
+      // A column header ("Amount") over the first row of a table is not the total's label.
+      if (c.source === 'below' && c.labelLine.phrases.length >= 3) c.score -= 0.5;
     } else if (terms.role === 'date') {
       if (c.labelTokens.some((t) => OTHER_DATE_WORDS.has(t))) c.score -= 0.6;
       c.score += 0.1 * (1 - position);

@@ -30,7 +30,7 @@ export function cleanText(text: string, terms: FieldTerms): string | null {
   if (t === '') return null;
   if (terms.role === 'identifier') {
     const tokens = t.split(/\s+/);
-    const withDigit = tokens.find((x) => /\d/.test(x) && !/^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$/.test(x));
+    const withDigit = tokens.find((x) => /\d/.test(x) && findDates(x).length === 0);
     // Document numbers carry digits; a word without any is a neighbouring label, not the number.
     if (!withDigit) return null;
     return withDigit.replace(LEADING_PUNCT, '').replace(TRAILING_PUNCT, '') || null;

@@ -7,7 +7,7 @@ const SYNONYM_GROUPS: string[][] = [
   ['number', 'no', 'nr', 'num', '#', 'nummer', 'numero', 'numéro', 'n°', 'no.', 'nº', 'ref', 'reference', 'id'],
   ['invoice', 'inv', 'bill', 'rechnung', 'facture', 'rechnungs', 'receipt', 'beleg', 'quittung'],
   ['date', 'dated', 'datum', 'issued', 'issue', 'rechnungsdatum', 'belegdatum'],
-  ['total', 'amount', 'sum', 'gesamt', 'gesamtbetrag', 'summe', 'betrag', 'montant', 'ttc', 'balance', 'endbetrag', 'zahlbetrag', 'rechnungsbetrag', 'bruttobetrag'],
+  ['total', 'amount', 'sum', 'gesamt', 'gesamtbetrag', 'summe', 'betrag', 'montant', 'ttc', 'balance', 'due', 'payable', 'endbetrag', 'zahlbetrag', 'rechnungsbetrag', 'bruttobetrag'],
   ['vendor', 'seller', 'supplier', 'from', 'company', 'merchant', 'issuer', 'store', 'shop', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur'],
   ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to'],
   ['address', 'addr', 'adresse', 'anschrift', 'location'],
@@ -46,7 +46,17 @@ export const PARTIAL_TOTAL_WORDS = new Set([
   'tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'discount', 'rabatt', 'remise', 'change', 'rückgeld', 'tendered', 'cash',
   'paid', 'payment', 'rounding', 'qty', 'quantity', 'items', 'item', 'savings', 'saved', 'deposit', 'prepaid', 'vorauszahlung',
   'tip', 'shipping', 'freight', 'charges', 'fees', 'basis', 'base', 'taxable', 'card', 'visa', 'mastercard', 'credit',
+  'ohne', 'without', 'sans', 'exkl', 'positionssumme', 'warenwert', 'steuer', 'steuerbetrag', 'abschläge', 'zuschläge',
 ]);
+
+/** true when a token is one of the words, or a compound that starts or ends with one of 5+ letters (Bruttosumme). */
+export function hasWord(tokens: string[], words: Set<string>): boolean {
+  return tokens.some((t) => {
+    if (words.has(t)) return true;
+    for (const w of words) if (w.length >= 5 && t.length > w.length + 2 && (t.startsWith(w) || t.endsWith(w))) return true;
+    return false;
+  });
+}
 
 /** Words in a total-like label that say it IS the final total. */
 export const GRAND_TOTAL_WORDS = new Set([
