@@ -12,7 +12,8 @@ export const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function clientFor(url: string, apiKey: string): ServiceClient {
-  return new ServiceClient({ baseUrl: url, apiKey, retry: false });
+  // Generous timeout: on a loaded 2-core machine the first PDF read starts a worker, which can be slow.
+  return new ServiceClient({ baseUrl: url, apiKey, retry: false, timeoutMs: 120_000 });
 }
 
 /** A PDF with `pages` pages, each carrying one line of text. */
