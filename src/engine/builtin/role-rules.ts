@@ -25,7 +25,7 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       // A column header ("Amount") over the first row of a table is not the total's label.
       if (c.source === 'below' && c.labelLine.phrases.length >= 3) c.score -= 0.5;
     } else if (terms.role === 'date') {
-      if (c.labelTokens.some((t) => OTHER_DATE_WORDS.has(t))) c.score -= 0.6;
+      if (c.labelTokens.some((t) => OTHER_DATE_WORDS.has(t))) c.score -= 0.8;
       c.score += 0.1 * (1 - position);
     } else if (terms.role === 'vendor' || terms.role === 'address') {
       if (c.value.kind === 'text' && !/\p{L}{2}/u.test(c.value.value)) c.score -= 1;
@@ -49,6 +49,18 @@ const DOC_TYPE_WORD = /^(tax\s+)?(invoice|rechnung|facture|receipt|quittung|bill
 const SENDER_SEPARATOR = /\s+[-–·•●|]\s+|\s*[·•●|]\s*/;
 
 /** The issuer's name: the most prominent name-like phrase near the top of the first page. */
+/** Registration numbers printed after a company name: "AEON CO. (M) BHD (126925-H)". */
+const TRAILING_REG_NO = /\s*[({[][^)}\]]*\d[^)}\]]*[)}\]]?\s*$/;
+/** Lines under a name that carry its registration, not its address: "(123456-X)", "Company No: 12345-A". */
+const REGISTRATION_LINE = /^[({[][^)}\]]*\d[^)}\]]*[)}\]]?$|\b(company|co|reg|roc|registration|business)\b\.?\s*(no|nr|number)\b/i;
+const PHONE = /\d{2,4}[-\s]\s?\d{3,4}\s?\d{3,4}/;
+
+function meanConf(line: Line): number {
+  const cs = line.words.map((w) => w.conf).filter((c): c is number => c !== undefined);
+  return cs.length ? cs.reduce((a, b) => a + b, 0) / cs.length : 100;
+}
+
+/** The issuer's name: the most prominent name-like text near the top of the first page. */
 export function vendorFallback(lines: Line[]): { line: Line; text: string } | null {
   const top = lines.filter((l) => l.page === lines[0]?.page).slice(0, 12);
   if (top.length === 0) return null;
@@ -57,13 +69,19 @@ export function vendorFallback(lines: Line[]): { line: Line; text: string } | nu
   top.forEach((l, i) => {
     // A sender line above an address window ("ACME GmbH · Main St 1 · 12345 Town") starts with the name.
     const parts = l.text.split(SENDER_SEPARATOR);
-    const sender = parts.length >= 3 ? [{ text: parts[0], sender: true }] : [];
-    for (const p of [...l.phrases.map((ph) => ({ text: ph.text, sender: false })), ...sender]) {
-      const text = p.text.replace(DOC_TYPE_WORD, '').trim();
-      if (text.length < 3 || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8) continue;
-      let score = l.height / maxH - 0.04 * i;
-      if (COMPANY_SUFFIX.test(text)) score += p.sender ? 0.8 : 0.5;
+    // OCR splits names at wide letter gaps, so on OCR pages the whole line is a candidate too.
+    const ocr = l.words.some((w) => w.conf !== undefined);
+    const options = [...(ocr ? [{ text: l.text, bonus: 0 }] : []), ...l.phrases.map((ph) => ({ text: ph.text, bonus: 0 })), ...(parts.length >= 3 ? [{ text: parts[0], bonus: 0.3 }] : [])];
+    for (const o of options) {
+      const text = o.text.replace(DOC_TYPE_WORD, '').replace(TRAILING_REG_NO, '').trim();
+      const letters = (text.match(/\p{L}/gu) ?? []).length;
+      if (letters < 4 || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8) continue;
+      let score = l.height / maxH - 0.04 * i + 0.01 * text.split(/\s+/).length + o.bonus;
+      if (COMPANY_SUFFIX.test(text)) score += 0.5;
       if (NOT_A_NAME.test(text)) score -= 0.6;
+      // Names are printed in capitals or title case; an all-lower-case line is a slogan or noise.
+      if (!/\p{Lu}/u.test(text)) score -= 0.4;
+      if (meanConf(l) < 60) score -= 0.4;
       if (findDates(text).length || findAmounts(text).some((a) => a.decimals)) score -= 0.5;
       if (!best || score > best.score) best = { line: l, text, score };
     }
@@ -76,12 +94,11 @@ export function addressFallback(lines: Line[], vendorAt: { line: Line } | null):
   if (!vendorAt) return null;
   const vendor = vendorAt.line;
   const out: string[] = [];
-  for (const l of lines.slice(vendor.index + 1, vendor.index + 7)) {
+  for (const l of lines.slice(vendor.index + 1, vendor.index + 8)) {
     if (l.page !== vendor.page) break;
     const text = l.text.trim();
-    if (ADDRESS_STOP.test(text) || findDates(text).length) break;
-    // Registration numbers printed under a company name, e.g. "(123456-X)", are not address lines.
-    if (/^\(?[\w-]*\d[\w-]*\)?$/.test(text) && out.length === 0) continue;
+    if (out.length === 0 && REGISTRATION_LINE.test(text)) continue;
+    if (ADDRESS_STOP.test(text) || findDates(text).length || PHONE.test(text)) break;
     out.push(text);
     if (out.length >= 4) break;
   }

@@ -61,7 +61,7 @@ export function hasWord(tokens: string[], words: Set<string>): boolean {
 /** Words in a total-like label that say it IS the final total. */
 export const GRAND_TOTAL_WORDS = new Set([
   'grand', 'gross', 'brutto', 'bruttobetrag', 'ttc', 'incl', 'including', 'inclusive', 'inkl', 'final', 'endbetrag', 'gesamtbetrag',
-  'rechnungsbetrag', 'invoice', 'rechnungssumme', 'gesamtsumme',
+  'rechnungsbetrag', 'invoice', 'rechnungssumme', 'gesamtsumme', 'after', 'adj', 'adjusted', 'rounded', 'nett',
 ]);
 
 /** Words of an amount still to pay: it may add earlier balances or deduct prepayments, so it ranks below the total. */
