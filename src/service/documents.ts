@@ -1,6 +1,7 @@
 // Documents as the API sees them: storing uploads (type from content, pages counted), the wire view
 // with a pre-signed storage_key, and the ownership check every document route starts with.
 import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { ErrorCodes } from '../api/error-codes.js';
 import type { Document } from '../api/types.js';
@@ -19,7 +20,12 @@ export const ACCEPTED_FORMATS = 'PDF, JPEG, PNG or TIFF';
 export async function inspectStoredFile(path: string): Promise<{ kind: FileKind; numPages: number }> {
   const kind = await detectFileKind(path);
   if (!kind) {
-    throw new ServiceError(400, ErrorCodes.unsupportedFileType, `file: expected ${ACCEPTED_FORMATS} content (detected from the bytes, not the file name), received another format`);
+    const empty = (await stat(path)).size === 0;
+    throw new ServiceError(
+      400,
+      ErrorCodes.unsupportedFileType,
+      `file: expected ${ACCEPTED_FORMATS} content (detected from the bytes, not the file name), received ${empty ? 'an empty file' : 'another format'}`,
+    );
   }
   try {
     return { kind, numPages: await countPages(path, kind) };

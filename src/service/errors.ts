@@ -60,12 +60,19 @@ export function toErrorBody(err: unknown): { status: number; body: ErrorBody; he
   }
   if (fe.code && MULTIPART_LIMIT_CODES.has(fe.code)) return make(400, ErrorCodes.invalidRequest, `multipart body: ${fe.message}`);
   if (fe.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return make(400, ErrorCodes.invalidRequest, 'Content-Type: expected multipart/form-data with a `file` part');
+  if (isMultipartParseError(err)) return make(400, ErrorCodes.invalidRequest, `multipart body: malformed (${fe.message})`);
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     // Other client errors fastify detects (bad content-length, malformed multipart): keep 400/404 semantics.
     const status = fe.statusCode === 404 ? 404 : 400;
     return make(status, status === 404 ? ErrorCodes.notFound : ErrorCodes.invalidRequest, fe.message ?? 'malformed request');
   }
   return make(500, ErrorCodes.internal, 'internal server error; the service log has details');
+}
+
+/** busboy reports broken multipart bodies as plain Errors without a code (fs errors carry one). */
+function isMultipartParseError(err: unknown): boolean {
+  if (!(err instanceof Error) || (err as { code?: unknown }).code !== undefined) return false;
+  return /^Multipart:|Part terminated early|Unexpected end of (form|multipart)|Malformed (part )?header/i.test(err.message);
 }
 
 export const MULTIPART_TOO_LARGE =

@@ -79,6 +79,20 @@ describe('POST /v1/documents (multipart)', () => {
     assert.equal(list.files.length, 0, 'nothing is stored for a rejected upload');
   });
 
+  test('rejects malformed multipart bodies and empty files with 400', async () => {
+    const noBoundary = await raw(`${svc.url}/v1/documents`, { method: 'POST', key: svc.keys[0], body: 'x', headers: { 'content-type': 'multipart/form-data' } });
+    assert.match(errorBody(noBoundary, 400, 'invalid_request').message, /multipart/);
+    const truncated = await raw(`${svc.url}/v1/documents`, {
+      method: 'POST',
+      key: svc.keys[0],
+      body: '--abc\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4 cut off',
+      headers: { 'content-type': 'multipart/form-data; boundary=abc' },
+    });
+    assert.match(errorBody(truncated, 400, 'invalid_request').message, /multipart/);
+    const empty = await raw(`${svc.url}/v1/documents`, { method: 'POST', key: svc.keys[0], body: fileForm(Buffer.alloc(0), 'empty.pdf') });
+    assert.match(errorBody(empty, 400, 'unsupported_file_type').message, /empty file/);
+  });
+
   test('rejects a multipart body whose part is not named file', async () => {
     const res = await raw(`${svc.url}/v1/documents`, { method: 'POST', key: svc.keys[0], body: fileForm(await pagesPdf(1), 'a.pdf', 'document') });
     assert.match(errorBody(res, 400, 'invalid_request').message, /`file`/);
