@@ -1,5 +1,7 @@
-// Turns a page image into what tesseract reads best: upright, grey, contrast-stretched, and large
-// enough (small receipt photos read markedly better at twice their size), encoded as PNG.
+// Turns a page image into what tesseract reads best: upright, grey, and large enough (small receipt
+// photos read markedly better at twice their size), encoded as PNG. Measured on 20 SROIE receipts:
+// contrast stretching (normalise) lowered the share of totals read from 0.85 to 0.60, sharpening and
+// a median filter did not help either, so neither is done.
 import sharp, { type Sharp } from 'sharp';
 import { DocumentError } from '../types.js';
 
@@ -45,7 +47,7 @@ export async function prepareGray(gray: Uint8Array, width: number, height: numbe
 
 async function finish(img: Sharp, width: number, height: number): Promise<{ png: Buffer; scale: number }> {
   const scale = Math.max(width, height) < UPSCALE_BELOW_PX ? 2 : 1;
-  let pipeline = img.greyscale().normalise();
+  let pipeline = img.greyscale();
   if (scale !== 1) pipeline = pipeline.resize(Math.round(width * scale), Math.round(height * scale), { kernel: 'lanczos3' });
   // Low compression: the PNG only travels to the OCR worker.
   const png = await pipeline.png({ compressionLevel: 1 }).toBuffer();

@@ -4,14 +4,14 @@ import type { PageText, Word } from '../types.js';
 import type { PreparedImage } from './image-prep.js';
 import { recognize } from './ocr.js';
 
-/** Resolution assumed for tesseract when an image states none (it only guides noise filtering). */
-const DEFAULT_DPI = 300;
 /** Median OCR word-box height that an image of unknown resolution is scaled to: ~10 pt text. */
 const TYPICAL_WORD_HEIGHT_PT = 8;
 
 /**
  * `dpi` is the source resolution when known (rendered PDF pages, images that state it); the page
- * size in points (`pageSize`) when the source is a PDF page.
+ * size in points (`pageSize`) when the source is a PDF page. Tesseract is told the resolution only
+ * when it is exact (rendered PDF pages, which come with `pageSize`): for photos its own estimate from the text size
+ * read more totals on SROIE receipts (0.95 vs 0.85 of 20) than the file's stated density.
  */
 export async function ocrPage(
   page: number,
@@ -19,7 +19,7 @@ export async function ocrPage(
   dpi: number | undefined,
   pageSize?: { width: number; height: number },
 ): Promise<PageText> {
-  const words = await recognize(image.png, (dpi ?? DEFAULT_DPI) * image.scale);
+  const words = await recognize(image.png, pageSize && dpi ? dpi * image.scale : undefined);
   // Source pixels per point.
   const pxPerPt = (dpi ?? estimateDpi(words, image.scale)) / 72;
   const k = 1 / (image.scale * pxPerPt);

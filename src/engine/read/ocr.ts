@@ -40,16 +40,16 @@ export interface OcrWord extends Word {
 }
 
 /**
- * Words of an encoded image, with boxes in the image's pixels. `dpi` is the image's resolution,
- * which tesseract uses to judge text size.
+ * Words of an encoded image, with boxes in the image's pixels. `dpi` is the image's resolution
+ * when known; without it tesseract estimates one from the text size.
  */
-export function recognize(image: Buffer, dpi: number): Promise<OcrWord[]> {
+export function recognize(image: Buffer, dpi: number | undefined): Promise<OcrWord[]> {
   queue ??= new PQueue({ concurrency: size });
   return queue.add(async () => {
     let worker: tesseract.Worker | undefined = idle.pop() ?? (await createOcrWorker());
     try {
       await worker.setParameters({
-        user_defined_dpi: String(Math.round(dpi)),
+        user_defined_dpi: dpi ? String(Math.round(dpi)) : '0',
         // Sparse layouts (receipts, forms) read better as one column of variable-size text.
         tessedit_pageseg_mode: tesseract.PSM.SINGLE_COLUMN,
       });
