@@ -9,6 +9,7 @@ import { specTimestamp } from '../../util/time.js';
 import { requireOwned, type Account } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../errors.js';
+import { seqAfterKey } from '../paging.js';
 import { toClassifier, type ClassifierRow } from '../store/classifiers-repo.js';
 import { pageRanges, parseInput, pathId, rejectUnknownKeys, uuid } from '../validate.js';
 
@@ -108,15 +109,7 @@ export function classifierRoutes(app: FastifyInstance, ctx: ServiceContext): voi
 
   app.get('/v1/classifiers', async (req): Promise<ClassifierList> => {
     const q = parseInput(listQuery, req.query, 'query');
-    let afterSeq = 0;
-    if (q.pagination_key) {
-      const key = q.pagination_key.toLowerCase();
-      const anchor = classifiers.getAny(key);
-      if (!anchor || anchor.account_id !== req.account.id) {
-        throw new ServiceError(400, ErrorCodes.invalidRequest, `query pagination_key: expected the pagination_key of a previous page, received ${key}`);
-      }
-      afterSeq = anchor.seq;
-    }
+    const afterSeq = seqAfterKey(q.pagination_key, req.account.id, (id) => classifiers.getAny(id));
     const { rows, more } = classifiers.list(req.account.id, afterSeq, CLASSIFIER_PAGE_SIZE);
     return { success: true, items: rows.map(toClassifier), pagination_key: more ? rows.at(-1)!.classifier_id : null };
   });

@@ -8,6 +8,7 @@ import { specTimestamp } from '../../util/time.js';
 import { requireOwned, type Account } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../errors.js';
+import { seqAfterKey } from '../paging.js';
 import { toWorkflow, type TemplateRow } from '../store/templates-repo.js';
 import { createTemplateBody, defaultParserConfig, mergeParserConfig, updateTemplateBody, workflowEmail } from '../template-config.js';
 import { parseInput, pathId, queryInt, uuid } from '../validate.js';
@@ -50,15 +51,7 @@ export function templateRoutes(app: FastifyInstance, ctx: ServiceContext): void 
 
   app.get('/v1/templates', async (req): Promise<TemplateList> => {
     const q = parseInput(listQuery, req.query, 'query');
-    let afterSeq = 0;
-    if (q.pagination_key) {
-      const key = q.pagination_key.toLowerCase();
-      const anchor = templates.getAny(key);
-      if (!anchor || anchor.account_id !== req.account.id) {
-        throw new ServiceError(400, ErrorCodes.invalidRequest, `query pagination_key: expected the pagination_key of a previous page, received ${key}`);
-      }
-      afterSeq = anchor.seq;
-    }
+    const afterSeq = seqAfterKey(q.pagination_key, req.account.id, (id) => templates.getAny(id));
     const { rows, more } = templates.list(req.account.id, afterSeq, q.limit);
     return { success: true, items: rows.map(toWorkflow), pagination_key: more ? rows.at(-1)!.template_id : null };
   });
