@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDocumentEngine } from '../../src/engine/index.js';
 import { fixtureDir, textPdf, type PdfLine } from './read-fixtures.js';
@@ -16,13 +16,18 @@ const FIELDS = [
 ];
 const OPTIONS = { useOcr: false, detectLayout: true, detectTables: false };
 
-test('extracts a text PDF, applies page_ranges and records the engine', async (t) => {
+async function setup(t: TestContext) {
   const dir = await fixtureDir();
   const engine = createDocumentEngine();
   t.after(async () => {
     await engine.close();
     await dir.cleanup();
   });
+  return { dir, engine };
+}
+
+test('extracts a text PDF, applies page_ranges and records the engine', async (t) => {
+  const { dir, engine } = await setup(t);
   const file = await dir.file('two.pdf', await textPdf([invoicePage('A-1', '10.00'), invoicePage('B-2', '$1,250.00')]));
   const r = await engine.extract({ filePath: file, kind: 'pdf', fields: FIELDS, dateFormat: '%d.%m.%Y', options: { ...OPTIONS, pageRanges: '2' } });
   assert.deepEqual(r.data, { invoice_number: 'B-2', invoice_date: '15.11.2019', total: 1250 });
@@ -34,12 +39,7 @@ test('extracts a text PDF, applies page_ranges and records the engine', async (t
 });
 
 test('extracts each segment into chunks when a segmentation option is set', async (t) => {
-  const dir = await fixtureDir();
-  const engine = createDocumentEngine();
-  t.after(async () => {
-    await engine.close();
-    await dir.cleanup();
-  });
+  const { dir, engine } = await setup(t);
   const file = await dir.file('three.pdf', await textPdf([invoicePage('A-1', '10.00'), [{ text: 'Terms and conditions', x: 50, y: 700, size: 11 }], invoicePage('C-3', '30.00')]));
   const r = await engine.extract({ filePath: file, kind: 'pdf', fields: FIELDS, dateFormat: null, options: { ...OPTIONS, splitRegex: 'Invoice No', useAllMatches: true } });
   assert.deepEqual(
@@ -54,12 +54,7 @@ test('extracts each segment into chunks when a segmentation option is set', asyn
 });
 
 test('classifies the selected pages of a PDF', async (t) => {
-  const dir = await fixtureDir();
-  const engine = createDocumentEngine();
-  t.after(async () => {
-    await engine.close();
-    await dir.cleanup();
-  });
+  const { dir, engine } = await setup(t);
   const file = await dir.file('inv.pdf', await textPdf([invoicePage('A-1', '10.00'), [{ text: 'Bill to: Foo', x: 50, y: 700, size: 11 }]]));
   const r = await engine.classify({
     filePath: file,
