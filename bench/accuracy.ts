@@ -125,7 +125,8 @@ try {
       add(`${group}|line_items`, ok);
       if (!ok) misses.push(`${t.file} line_items: want ${JSON.stringify(t.lines)} got ${JSON.stringify((data.line_items ?? []).map((r: any) => r.amount))}`);
     }
-    const cls = await api('POST', '/v1/classify', { document_id: doc.document_id, classification_schema: CLASSES });
+    // Classification needs a completed extraction first (spec); a failed job counts as a miss.
+    const cls = job.request_status === 'completed' ? await api('POST', '/v1/classify', { document_id: doc.document_id, classification_schema: CLASSES }) : {};
     add(`classification|${t.docClass}`, cls.classification === t.docClass);
     if (cls.classification !== t.docClass) misses.push(`${t.file} class: want ${t.docClass} got ${cls.classification} ${JSON.stringify(cls.confidence_scores)}`);
   }
