@@ -61,7 +61,7 @@ export function jobOutcome(job: ExtractionJob): JobOutcome {
   return {
     status,
     data,
-    errorMessage: body?.user_error_msg ?? looseErrorMessage(job) ?? null,
+    errorMessage: body?.user_error_msg ?? results?.user_error_msg ?? null,
     fileName: body?.file_name || null,
     numPages: results?.num_pages ?? body?.num_pages ?? null,
     // '' means not known yet (a classify+extract job before routing).
@@ -72,9 +72,3 @@ export function jobOutcome(job: ExtractionJob): JobOutcome {
   };
 }
 
-// POST /v1/extract jobs have no response_body; the spec does not say where their failure message
-// goes, so accept user_error_msg at the top level or inside results.
-function looseErrorMessage(job: ExtractionJob): string | undefined {
-  const candidates = [(job as unknown as Record<string, unknown>).user_error_msg, (job.results as Record<string, unknown> | undefined)?.user_error_msg];
-  return candidates.find((c): c is string => typeof c === 'string');
-}

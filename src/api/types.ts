@@ -95,6 +95,8 @@ export interface ResponseBody {
 export interface ExtractResults {
   num_pages: number;
   data: Record<string, unknown> | null;
+  /** docdrop extension: the spec gives POST /v1/extract jobs no place for the failure message. */
+  user_error_msg?: string | null;
 }
 
 export interface ExtractionJob {

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { ServiceClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/api-error.js';
+import { jobOutcome } from '../../src/api/job-status.js';
+import { request } from 'undici';
 import type { DocumentEngine } from '../../src/engine/types.js';
 import { createDocumentEngine } from '../../src/engine/index.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -128,6 +130,22 @@ describe('POST /v1/extract jobs', () => {
     assert.equal(viaFiles.results?.num_pages, 3);
     assert.equal((viaFiles.results?.data as Record<string, unknown>).invoice_number, 'INV-1001');
     assert.equal(viaFiles.credits_used, 3);
+  });
+
+  test('carry the failure message in results.user_error_msg when the job fails', async () => {
+    const res = await request(`${svc.url}/v1/extract`, {
+      method: 'POST',
+      headers: { 'x-api-key': svc.keys[0], 'content-type': 'application/json' },
+      body: JSON.stringify({ document_id: docId, template_id: templateId, page_ranges: '7-9' }),
+    });
+    assert.equal(res.statusCode, 200);
+    const { request_id } = (await res.body.json()) as { request_id: string };
+    await idle();
+    const done = await client.getExtractJob(request_id);
+    assert.equal(done.request_status, 'failed');
+    assert.equal(done.results?.data, null);
+    assert.match(done.results?.user_error_msg ?? '', /selects no page/);
+    assert.match(jobOutcome(done).errorMessage ?? '', /selects no page/);
   });
 });
 

@@ -27,7 +27,9 @@ export function toExtractionJob(job: Job, deps: JobViewDeps): ExtractionJob {
     created_at: job.created_at,
     updated_at: job.updated_at,
   };
-  if (job.submitted_via === 'extract') return { ...base, results: { num_pages: numPages, data } };
+  if (job.submitted_via === 'extract') {
+    return { ...base, results: { num_pages: numPages, data, user_error_msg: job.user_error_msg } };
+  }
   return {
     ...base,
     response_body: {
