@@ -53,6 +53,8 @@ export function tokenMatches(token: string, term: Set<string>): boolean {
   if (term.has(t)) return true;
   for (const s of term) {
     if (s.length >= 4 && t.length > s.length + 2 && (t.startsWith(s) || t.endsWith(s))) return true;
+    // Abbreviated compounds: "Rechnungsnr", "Kundennr".
+    if (s.length >= 2 && /^[a-z]+$/.test(s) && t.length >= s.length + 5 && t.endsWith(s) && (s === 'nr' || s === 'no')) return true;
   }
   return false;
 }

@@ -99,7 +99,10 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
         out.push({ value, score, line: at, labelTokens: tokens, labelLine: line, source });
         return true;
       };
-      const rest = phrase.words.slice(span.end + 1);
+      // "n°562044387", "No.123", "#A-77": the value is glued to the label word.
+      const glued = /^(?:n°|nº|no\.|nr\.|#)(\S*\d\S*)$/i.exec(phrase.words[span.end].text)?.[1];
+      const restWords = phrase.words.slice(span.end + 1);
+      const rest = glued ? [{ ...phrase.words[span.end], text: glued }, ...restWords] : restWords;
       // Text right after a label needs a separator ("Vendor: ACME"), else it is likely one phrase ("Vendor Services").
       const inlineOk = terms.type !== 'text' || colon || terms.role === 'identifier';
       const inline = rest.length > 0 && inlineOk && push(wordsText(rest), 'inline', line);

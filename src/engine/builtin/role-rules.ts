@@ -71,14 +71,19 @@ export function vendorFallback(lines: Line[]): { line: Line; text: string } | nu
     const parts = l.text.split(SENDER_SEPARATOR);
     // OCR splits names at wide letter gaps, so on OCR pages the whole line is a candidate too.
     const ocr = l.words.some((w) => w.conf !== undefined);
-    const options = [...(ocr ? [{ text: l.text, bonus: 0 }] : []), ...l.phrases.map((ph) => ({ text: ph.text, bonus: 0 })), ...(parts.length >= 3 ? [{ text: parts[0], bonus: 0.3 }] : [])];
+    const options = [
+      ...(ocr ? [{ text: l.text, bonus: 0, height: l.height }] : []),
+      // A phrase's own size: a small name next to a big "INVOICE" title is still small print.
+      ...l.phrases.map((ph) => ({ text: ph.text, bonus: 0, height: Math.max(...ph.words.map((w) => w.y1 - w.y0)) })),
+      ...(parts.length >= 3 ? [{ text: parts[0], bonus: 0.3, height: l.height }] : []),
+    ];
     for (const o of options) {
       const text = o.text.replace(DOC_TYPE_WORD, '').replace(TRAILING_REG_NO, '').trim();
       const letters = (text.match(/\p{L}/gu) ?? []).length;
       if (letters < 4 || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8) continue;
-      let score = l.height / maxH - 0.04 * i + 0.01 * text.split(/\s+/).length + o.bonus;
+      let score = o.height / maxH - 0.04 * i + 0.01 * text.split(/\s+/).length + o.bonus;
       if (COMPANY_SUFFIX.test(text)) score += 0.5;
-      if (NOT_A_NAME.test(text)) score -= 0.6;
+      if (NOT_A_NAME.test(text) || /@|\.(com|net|org|de|fr)\b/i.test(text)) score -= 0.6;
       // Names are printed in capitals or title case; an all-lower-case line is a slogan or noise.
       if (!/\p{Lu}/u.test(text)) score -= 0.4;
       if (meanConf(l) < 60) score -= 0.4;

@@ -71,7 +71,7 @@ export const DUE_WORDS = new Set(['due', 'payable', 'balance', 'outstanding', 'r
 export const OTHER_DATE_WORDS = new Set([
   'due', 'delivery', 'order', 'ship', 'shipped', 'shipping', 'lieferdatum', 'liefer', 'fällig', 'fälligkeit', 'échéance',
   'echeance', 'expiry', 'expires', 'exp', 'valid', 'period', 'start', 'end', 'from', 'until', 'birth', 'service', 'leistungsdatum',
-  'zahlbar', 'payment', 'payable', 'printed', 'print',
+  'zahlbar', 'payment', 'payable', 'printed', 'print', 'limite', 'paiement', 'échéance', 'lieferung', 'livraison', 'check',
 ]);
 
 /** Document-type cue words for classification: general vocabulary of each kind of document. */
