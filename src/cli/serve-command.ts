@@ -1,7 +1,7 @@
 // `docdrop serve`: runs the self-hosted service until SIGINT/SIGTERM.
 // Options are declared in `serveOptions` and mapped in `toServiceOptions`; add new ones in both places.
 import type { ArgumentsCamelCase, CommandModule, Options } from 'yargs';
-import { startService, type ServiceOptions } from '../service/index.js';
+import type { ServiceOptions } from '../service/index.js';
 import { createLogger } from '../util/logger.js';
 import { parseMsRange, validateFaultOptions, type FaultOptions } from '../service/faults.js';
 
@@ -147,6 +147,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
   builder: (y) => y.options(serveOptions) as never,
   handler: async (argv) => {
     const logger = createLogger({ level: argv.logLevel, name: 'docdrop-serve' });
+    // Loaded here, not at the top: every other docdrop command would otherwise carry the service and its
+    // engine (~100 MB of pdf.js, OCR and sharp) in memory.
+    const { startService } = await import('../service/index.js');
     const service = await startService(toServiceOptions(argv, logger));
     logger.info({ url: service.url, dataDir: argv.dataDir, accounts: service.context.options.apiKeys.length }, `docdrop serve listening at ${service.url}`);
     await new Promise<void>((resolve) => {

@@ -71,7 +71,14 @@ export async function connectService(
 
 export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}): Promise<RunningDaemon> {
   const logger = opts.logger ?? createLogger({ level: config.log_level });
-  const { client, url, embedded } = await connectService(config, logger, opts.onRequest);
+  // Requests by kind (ids folded), logged at stop: how many calls each file costs, for operators and bench/.
+  const requests = new Map<string, number>();
+  const onRequest = (info: RequestInfo) => {
+    const key = `${info.method} ${info.path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/gi, ':id')}`;
+    requests.set(key, (requests.get(key) ?? 0) + 1);
+    opts.onRequest?.(info);
+  };
+  const { client, url, embedded } = await connectService(config, logger, onRequest);
   let ledger: Ledger | null = null;
   try {
     const targets = await resolveTargets(
@@ -122,7 +129,8 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
           await pipeline.stop();
           await openLedger.close();
           await embedded?.close();
-          logger.info('daemon stopped');
+          const total = [...requests.values()].reduce((a, b) => a + b, 0);
+          logger.info({ requests: { total, ...Object.fromEntries(requests) } }, 'daemon stopped');
         })()),
     };
   } catch (err) {

@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { ServiceClient } from '../api/client.js';
 import type { CreateTemplateRequest } from '../api/types.js';
-import { startService } from '../service/index.js';
 import type { Logger } from '../util/logger.js';
 import type { DaemonConfig } from './config.js';
 
@@ -40,6 +39,9 @@ export async function loadOrCreateKey(path: string): Promise<string> {
 
 export async function startEmbeddedService(config: DaemonConfig, logger: Logger): Promise<EmbeddedService> {
   const apiKey = config.service.api_key_source === 'generated' ? await loadOrCreateKey(embeddedKeyPath(config)) : config.service.api_key;
+  // Loaded only here: the service and its engine (pdf.js, OCR, sharp) cost ~100 MB a daemon talking to a
+  // remote service should not carry.
+  const { startService } = await import('../service/index.js');
   const svc = await startService({
     host: '127.0.0.1',
     port: config.service.embedded.port,

@@ -43,6 +43,21 @@ export interface PipelineOptions {
   now?: () => number;
 }
 
+const STEP_PRIORITY: Record<InputState, number> = {
+  queued: 1,
+  uploaded: 2,
+  submitted: 1,
+  timed_out: 0,
+  extracted: 2,
+  written: 3,
+  done: 0,
+  failed: 0,
+  duplicate: 0,
+};
+
+/** Waits up to this long are held in memory; longer ones come back through the ledger's due list. */
+const HOLD_MAX_MS = 60_000;
+
 const API_STATES: ReadonlySet<InputState> = new Set(['queued', 'uploaded', 'submitted', 'timed_out']);
 
 export class Pipeline {
@@ -53,6 +68,8 @@ export class Pipeline {
   /** When each polled input was submitted (give_up_after_s is measured from it); filled from the ledger after a restart. */
   private readonly submittedAt = new Map<number, number>();
   private tickTimer: NodeJS.Timeout | null = null;
+  /** Timers of inputs waiting in memory for their next step (see dispatchLater). */
+  private readonly waiting = new Set<NodeJS.Timeout>();
   private ticking: Promise<void> | null = null;
   private stopping = false;
 
@@ -61,7 +78,9 @@ export class Pipeline {
       retry: { initialMs: options.polling.initialMs, maxMs: Math.max(options.polling.maxMs, 60_000) },
       maxLocalAttempts: 5,
       maxApiAttempts: Number.POSITIVE_INFINITY,
-      tickMs: 250,
+      // The due list only catches what is not held in memory: inputs resumed after a restart, long waits,
+      // changes by `docdrop retry`. Next steps and poll backoffs are dispatched directly.
+      tickMs: 1000,
       maxInFlight: 2000,
       now: Date.now,
       ...options,
@@ -78,6 +97,8 @@ export class Pipeline {
     this.stopping = true;
     if (this.tickTimer) clearTimeout(this.tickTimer);
     this.tickTimer = null;
+    for (const t of this.waiting) clearTimeout(t);
+    this.waiting.clear();
     for (const t of this.recheckTimers.values()) clearTimeout(t);
     this.recheckTimers.clear();
     const { upload, poll, local } = this.o.queues;
@@ -201,16 +222,34 @@ export class Pipeline {
     if (!rule) return; // a rule removed from the config: its inputs wait until it comes back
     this.inFlight.add(record.id);
     const q = this.queueFor(record.state);
-    q.add(() => this.runStep(rule, record)).then(
+    // Later steps go first: finishing started inputs beats starting new ones (latency, memory, fewer
+    // half-done inputs to resume after a crash).
+    q.add(() => this.runStep(rule, record), { priority: STEP_PRIORITY[record.state] }).then(
       (next) => {
         this.inFlight.delete(record.id);
-        if (next && next.nextAttemptAt <= this.o.now()) this.dispatch(next);
+        if (!next || FINAL_STATES.includes(next.state)) return;
+        const wait = next.nextAttemptAt - this.o.now();
+        if (wait <= 0) this.dispatch(next);
+        else if (wait <= HOLD_MAX_MS) this.dispatchLater(next, wait);
+        // Longer waits (timed_out re-checks, long backoffs) are left to the scheduler's due list.
       },
       (err: unknown) => {
         this.inFlight.delete(record.id);
         this.o.logger.error({ id: record.id, state: record.state, err: errorText(err) }, 'step crashed');
       },
     );
+  }
+
+  /** Keeps a short wait (a poll's backoff) in memory, so the scheduler does not re-read it from the ledger. */
+  private dispatchLater(record: InputRecord, wait: number): void {
+    if (this.stopping) return;
+    this.inFlight.add(record.id);
+    const t = setTimeout(() => {
+      this.waiting.delete(t);
+      this.inFlight.delete(record.id);
+      this.dispatch(record);
+    }, wait);
+    this.waiting.add(t);
   }
 
   private queueFor(state: InputState) {

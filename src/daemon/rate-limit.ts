@@ -24,6 +24,6 @@ export function createStepQueues(limits: { uploadConcurrency: number; pollConcur
   return {
     upload: new PQueue({ concurrency: limits.uploadConcurrency }),
     poll: new PQueue({ concurrency: limits.pollConcurrency }),
-    local: new PQueue({ concurrency: limits.localConcurrency ?? 4 }),
+    local: new PQueue({ concurrency: limits.localConcurrency ?? 8 }),
   };
 }

@@ -1,0 +1,180 @@
+// bench/pipeline: N files through the daemon (a child process) against `docdrop serve` on loopback, the
+// rate limit lifted and the service answering at once (an instant engine, so the figures are the
+// daemon's, not the extraction's). Prints files/s, API requests per file, p50/p99 time from stable
+// (queued in the ledger) to output (written), and the daemon's peak RSS (VmHWM).
+//
+//   npm run build && node --import tsx bench/pipeline.ts [--files 2000] [--format csv] [--tsx]
+//
+// Goals on the 2-core reference machine: >= 100 files/s, <= 4 requests per file, RSS <= 150 MB.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ServiceClient } from '../src/api/client.js';
+import { openSqliteLedger } from '../src/daemon/ledger-sqlite.js';
+import type { DocumentEngine } from '../src/engine/types.js';
+import { startService } from '../src/service/index.js';
+import { invoicePdf } from '../test/helpers/job-fixtures.js';
+
+const REPO = resolve(import.meta.dirname, '..');
+const { values } = parseArgs({
+  options: {
+    files: { type: 'string', default: '2000' },
+    format: { type: 'string', default: 'csv' },
+    tsx: { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+    /** Write a V8 CPU profile of the daemon into this folder. */
+    prof: { type: 'string' },
+  },
+});
+const N = Number(values.files);
+
+/** Answers every job at once with fixed data: the bench measures the daemon, not the extraction. */
+const instantEngine: DocumentEngine = {
+  async extract() {
+    return {
+      data: { invoice_number: 'INV-1', invoice_date: '2026-11-02', total_due: 25.5, line_items: [{ description: 'Widget', amount: 25.5 }] },
+      missingRequired: [],
+      numPages: 1,
+      pagesRead: [1],
+      engine: { name: 'bench-instant', version: '1' },
+    };
+  },
+  async classify() {
+    return { label: 'invoice', scores: { invoice: 1 }, numPages: 1, engine: { name: 'bench-instant', version: '1' } };
+  },
+  async close() {},
+};
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** User + system CPU seconds the process has used (/proc/PID/stat fields 14 and 15, in clock ticks of 1/100 s). */
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function vmHwmKb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+}
+
+const root = await mkdtemp(join(tmpdir(), 'docdrop-bench-'));
+const key = 'bench-key';
+const svc = await startService({ port: 0, dataDir: join(root, 'service'), apiKeys: [key], engine: instantEngine });
+try {
+  const client = new ServiceClient({ baseUrl: svc.url, apiKey: key });
+  await client.createTemplate({
+    template_title: 'Invoices',
+    template_type: 'invoice',
+    template_schema: {
+      fields: [
+        { name: 'invoice_number', type: 'text' },
+        { name: 'invoice_date', type: 'date' },
+        { name: 'total_due', type: 'number' },
+        { name: 'line_items', type: 'table', subFields: [{ name: 'description', type: 'text' }, { name: 'amount', type: 'number' }] },
+      ],
+    },
+  });
+  // Warm the service up (its first upload loads pdf.js): the bench measures the daemon, not a cold service.
+  const warm = join(root, 'warm.pdf');
+  await writeFile(warm, Buffer.from(await invoicePdf({ number: 'W', date: '2026-11-02', total: '1.00' })));
+  await client.uploadDocument(warm);
+  const inbox = join(root, 'inbox');
+  await mkdir(inbox, { recursive: true });
+  const configPath = join(root, 'docdrop.yaml');
+  await writeFile(
+    configPath,
+    `log_level: info
+service:
+  base_url: ${svc.url}
+  api_key: ${key}
+  requests_per_second: 100000
+  upload_concurrency: 8
+  poll_concurrency: 32
+state: { path: ${join(root, 'state.db')} }
+rules:
+  - name: bench
+    watch: ${inbox}
+    stable_ms: 300
+    workflow: Invoices
+    duplicates: process
+    output: { dir: ${join(root, 'outbox')}, format: ${values.format}, layout: line_items }
+    after: { success: move, processed_dir: ${join(root, 'processed')}, failed_dir: ${join(root, 'failed')}, duplicates_dir: ${join(root, 'dups')} }
+`,
+  );
+
+  const dist = join(REPO, 'dist/src/cli/main.js');
+  const useTsx = values.tsx || !existsSync(dist);
+  const prof = values.prof ? ['--cpu-prof', '--cpu-prof-dir', resolve(values.prof)] : [];
+  const args = [...prof, ...(useTsx ? ['--import', 'tsx', join(REPO, 'src/cli/main.ts')] : [dist])];
+  const child = spawn(process.execPath, [...args, 'run', '--config', configPath], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (c: string) => (log = (log + c).slice(-200_000)));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  while (!log.includes('"daemon started"')) {
+    if (child.exitCode !== null) throw new Error(`daemon exited:\n${log}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+
+  // Unique bytes per file (a comment after %%EOF) from one small text PDF.
+  const base = Buffer.from(await invoicePdf({ number: 'INV-1', date: '2026-11-02', total: '25.50' }));
+  const cpuAtStart = await cpuSeconds(child.pid!);
+  const t0 = Date.now();
+  for (let i = 0; i < N; i++) await writeFile(join(inbox, `f-${i}.pdf`), Buffer.concat([base, Buffer.from(`\n%bench-${i}\n`)]));
+  const dropped = Date.now();
+
+  const ledger = await openSqliteLedger(join(root, 'state.db'));
+  let hwm = 0;
+  let counts;
+  for (;;) {
+    hwm = Math.max(hwm, await vmHwmKb(child.pid!));
+    counts = await ledger.countByState();
+    if (counts.done + counts.failed + counts.duplicate >= N) break;
+    if (Date.now() - t0 > 15 * 60_000) throw new Error(`gave up after 15 min: ${JSON.stringify(counts)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const finished = Date.now();
+  hwm = Math.max(hwm, await vmHwmKb(child.pid!));
+  const cpu = (await cpuSeconds(child.pid!)) - cpuAtStart;
+  child.kill('SIGTERM');
+  await exited;
+
+  const all = await ledger.list({});
+  const latencies: number[] = [];
+  let firstQueued = Infinity;
+  for (const r of all) {
+    const ev = await ledger.events(r.id);
+    const queued = ev.find((e) => e.kind === 'queued')?.at;
+    const written = ev.find((e) => e.kind === 'written')?.at;
+    if (queued !== undefined) firstQueued = Math.min(firstQueued, queued);
+    if (queued !== undefined && written !== undefined) latencies.push(written - queued);
+  }
+  await ledger.close();
+  latencies.sort((a, b) => a - b);
+  const stopLine = log.split('\n').reverse().find((l) => l.includes('"daemon stopped"'));
+  const requests = stopLine ? (JSON.parse(stopLine) as { requests: Record<string, number> }).requests : { total: NaN };
+  const outputs = (await readdir(join(root, 'outbox'))).filter((f) => !f.startsWith('.')).length;
+
+  const lines = [
+    `files                 ${N} (${counts.done} done, ${counts.failed} failed), ${outputs} output files, daemon via ${useTsx ? 'tsx' : 'dist'}`,
+    `drop time             ${((dropped - t0) / 1000).toFixed(1)} s`,
+    `throughput            ${(N / ((finished - firstQueued) / 1000)).toFixed(1)} files/s (first queued to last done); ${(N / ((finished - t0) / 1000)).toFixed(1)} files/s from first drop`,
+    `API requests          ${requests.total} = ${(Number(requests.total) / N).toFixed(2)} per file  ${JSON.stringify(requests)}`,
+    `stable -> output      p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`,
+    `daemon CPU            ${cpu.toFixed(1)} s = ${((cpu / N) * 1000).toFixed(1)} ms per file (=> ${(N / cpu).toFixed(0)} files/s per core of daemon time)`,
+    `daemon peak RSS       ${(hwm / 1024).toFixed(1)} MB (VmHWM)`,
+  ];
+  console.log(lines.join('\n'));
+} finally {
+  await svc.close();
+  if (!values.keep) await rm(root, { recursive: true, force: true });
+  else console.log(`kept ${root}`);
+}
