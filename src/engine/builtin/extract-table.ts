@@ -49,7 +49,8 @@ function matchHeader(line: Line, last: Line, subs: { def: SubFieldDefinition; te
         if (b > a && words[b].x0 - words[b - 1].x1 > 0.9 * line.height) break;
         acc.push(...tokens[b]);
         const { score } = labelScore(acc, s.terms);
-        const unmatched = acc.filter((t) => labelScore([t], s.terms).score === 0).length;
+        // Short tokens ("VK-Preis", "Qty.") are abbreviations around the header word, not other words.
+        const unmatched = acc.filter((t) => t.length > 2 && labelScore([t], s.terms).score === 0).length;
         // Longer spans first; among equals a line total is the rightmost column ("Amount ... Total").
         const rightward = s.terms.role === 'total' ? 0.001 * (a / words.length) : 0;
         if (score >= 0.5 && unmatched === 0) spans.push({ sub: si, start: a, end: b, score: score + 0.01 * (b - a) + rightward });
@@ -113,6 +114,8 @@ function headerWords(line: Line, subs: Sub[]): number {
 }
 
 function isTotalsLine(line: Line): boolean {
+  // A totals line carries its amount; "ohne USt." under a column header is header text.
+  if (!/\d/.test(line.text)) return false;
   const tokens = tokenize(line.text);
   return tokens.slice(0, 4).some((t) => TOTAL_TERMS.has(t) || PARTIAL_TOTAL_WORDS.has(t) || /^(sub)?total|summe$|^gesamt/.test(t));
 }
@@ -204,6 +207,7 @@ export function extractTable(lines: Line[], field: FieldDefinition & { subFields
     if (!cur || h.matched > cur.matched) best.set(h.line.page, h);
   }
   const all = [...best.values()].sort((a, b) => a.line.index - b.line.index);
+  if (process.env.DEBUG_TABLE) for (const h of all) console.log(h.line.text, "/", h.last.text, h.matched, h.columns.map((c) => `${c.sub?.def.name ?? "-"}@${Math.round(c.x0)}-${Math.round(c.x1)}`).join(" "));
   const top = Math.max(...all.map((h) => h.matched));
   return all.filter((h) => h.matched === top).flatMap((h) => rowsUnder(lines, h, subs, opts));
 }
