@@ -207,7 +207,6 @@ export function extractTable(lines: Line[], field: FieldDefinition & { subFields
     if (!cur || h.matched > cur.matched) best.set(h.line.page, h);
   }
   const all = [...best.values()].sort((a, b) => a.line.index - b.line.index);
-  if (process.env.DEBUG_TABLE) for (const h of all) console.log(h.line.text, "/", h.last.text, h.matched, h.columns.map((c) => `${c.sub?.def.name ?? "-"}@${Math.round(c.x0)}-${Math.round(c.x1)}`).join(" "));
   const top = Math.max(...all.map((h) => h.matched));
   return all.filter((h) => h.matched === top).flatMap((h) => rowsUnder(lines, h, subs, opts));
 }
