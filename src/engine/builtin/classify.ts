@@ -12,9 +12,10 @@ import { pageTextOf } from '../layout/lines.js';
 import { CATCH_ALL_WORDS, DOCUMENT_TYPE_CUES, STOPWORDS, tokenize } from './vocabulary.js';
 
 /** Evidence a label must beat to draw mass away from "none". */
-const NONE_EVIDENCE = 2.5;
+const NONE_EVIDENCE = 1.8;
 /** Softmax temperature: evidence units per factor e of odds. */
 const TEMPERATURE = 1.0;
+const GENERIC_WORDS = new Set(['date', 'number', 'no', 'total', 'tax', 'amount', 'payment', 'name', 'address', 'document', 'page', 'price', 'paid', 'card', 'items', 'item', 'order', 'customer']);
 /** Only a label's strongest matching terms count, so a long cue list does not win by volume. */
 const TOP_TERMS = 8;
 
@@ -28,7 +29,8 @@ interface Query {
 function buildQuery(label: string, description: string): Query {
   const words = tokenize(`${label} ${description}`).filter((w) => !STOPWORDS.has(w) && w.length > 1);
   const terms = new Map<string, number>();
-  for (const w of words) terms.set(w, Math.max(terms.get(w) ?? 0, 1));
+  // Words every business document prints (date, number, total, ...) say little about its kind.
+  for (const w of words) terms.set(w, Math.max(terms.get(w) ?? 0, GENERIC_WORDS.has(w) ? 0.3 : 1));
   const own = ` ${tokenize(`${label} ${description}`).join(' ')} `;
   for (const [type, cues] of Object.entries(DOCUMENT_TYPE_CUES)) {
     if (!own.includes(` ${type} `) && !own.includes(` ${type}s `)) continue;
@@ -57,11 +59,18 @@ export function classifyPages(input: ClassifyInput): ClassifyOutput {
   // Terms that several labels share tell them apart less.
   const share = new Map<string, number>();
   for (const q of queries) for (const t of q.terms.keys()) share.set(t, (share.get(t) ?? 0) + 1);
-  const evidence = queries.map((q) => {
+  // A word inside another label's cue phrase counts for that phrase only ("invoice" in "tax invoice",
+  // a receipt heading in some countries).
+  const phrasesOf = (qi: number) => queries.flatMap((q, j) => (j === qi ? [] : [...q.terms.keys()].filter((t) => t.includes(' '))));
+  const evidence = queries.map((q, qi) => {
     const parts: number[] = [];
+    const others = phrasesOf(qi);
     for (const [term, weight] of q.terms) {
-      const tf = countTerm(text, tokens, term);
-      if (tf === 0) continue;
+      let tf = countTerm(text, tokens, term);
+      if (!term.includes(' ') && tf > 0) {
+        for (const p of others) if (p.split(' ').includes(term) && !q.terms.has(p)) tf -= countTerm(text, tokens, p);
+      }
+      if (tf <= 0) continue;
       const idf = Math.log(1 + queries.length / (share.get(term) ?? 1));
       parts.push(weight * idf * ((tf * 2.2) / (tf + 1.2)));
     }
