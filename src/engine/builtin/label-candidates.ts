@@ -59,7 +59,7 @@ function valueRightOf(lines: Line[], line: Line, x: number): Phrase[] {
     if (Math.abs(lcy - cy) > 0.6 * Math.max(line.height, l.height)) continue;
     for (const p of l.phrases) if (p.x0 >= x - 1) out.push(p);
   }
-  return out.sort((a, b) => a.x0 - b.x0).slice(0, 2);
+  return out.sort((a, b) => a.x0 - b.x0);
 }
 
 function valueBelow(lines: Line[], line: Line, x0: number, x1: number): Phrase[] {
@@ -85,7 +85,7 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
       if (!span) continue;
       const colon = endsLabel(phrase.words[span.end]) || /^[:#]/.test(phrase.words[span.end + 1]?.text ?? '');
       const wholePhrase = span.end === phrase.words.length - 1;
-      const push = (text: string, source: Candidate['source'], at: Line) => {
+      const push = (text: string, source: Candidate['source'], at: Line, passed: string[] = []) => {
         const value = typedValue(text, terms, ctx);
         if (!value) return false;
         // A text value that is itself a label ("Date:") is not a value.
@@ -95,7 +95,7 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
         if (source === 'inline' && text.split(/\s+/).length > 5) score -= 0.25;
         if (value.kind === 'number' && (value.amount.decimals || value.amount.currency)) score += 0.1;
         // Beyond the line, the whole phrase is the label ("TOTAL DUE" whose value sits to the right).
-        const tokens = source === 'inline' ? tokenize(phrase.text).filter((t) => !/\d/.test(t)) : tokenize(phrase.text);
+        const tokens = source === 'inline' ? tokenize(phrase.text).filter((t) => !/\d/.test(t)) : tokenize([phrase.text, ...passed].join(' ')).filter((t) => !/\d/.test(t));
         out.push({ value, score, line: at, labelTokens: tokens, labelLine: line, source });
         return true;
       };
@@ -109,7 +109,14 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
       // Words after the label that hold no value are part of the label ("Total Sales"), so look further.
       if (!wholePhrase && !colon && (inline || terms.type === 'text')) continue;
       const labelX1 = phrase.words[span.end].x1;
-      for (const p of valueRightOf(lines, line, labelX1)) if (push(p.text, 'right', line)) break;
+      // The first phrase to the right that holds a value; phrases passed on the way belong to the
+      // label ("Total | Incl. | GST | RM 3.90").
+      const passed: string[] = [];
+      for (const p of valueRightOf(lines, line, labelX1)) {
+        if (push(p.text, 'right', line, passed)) break;
+        passed.push(p.text);
+        if (passed.length > 3) break;
+      }
       const x0 = phrase.words[span.start].x0;
       for (const p of valueBelow(lines, line, x0, labelX1)) {
         const at = lines.find((l) => l.phrases.includes(p)) ?? line;

@@ -66,6 +66,11 @@ const patterns: Pattern[] = [
     re: /(?<![\d.,])((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\d.,])/g,
     build: (m) => ({ date: { year: +m[1], month: +m[2], day: +m[3] }, ambiguous: false }),
   },
+  // 27032018 (compact day-month-year, as receipt printers write it; years 1990-2039 only)
+  {
+    re: /(?<![\d.,])(0[1-9]|[12]\d|3[01])(0[1-9]|1[0-2])(19[9]\d|20[0-3]\d)(?![\d.,])/g,
+    build: (m) => ({ date: { year: +m[3], month: +m[2], day: +m[1] }, ambiguous: false }),
+  },
   // 15/11/2019, 11/15/2019, 15.11.2019, 12-01-19, 15.11.19
   {
     re: new RegExp(`(?<![\\d.,/])(\\d{1,2})\\s?(${SEP})\\s?(\\d{1,2})\\s?\\2\\s?(\\d{4}|\\d{2})(?![\\d/]|[.,]\\d)`, 'g'),

@@ -6,7 +6,7 @@ import type { Candidate } from './label-candidates.js';
 import type { FieldTerms } from './field-terms.js';
 import { findDates } from './parse-date.js';
 import { findAmounts } from './parse-amount.js';
-import { DUE_WORDS, GRAND_TOTAL_WORDS, hasWord, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, tokenize } from './vocabulary.js';
+import { DUE_WORDS, GRAND_TOTAL_WORDS, hasWord, INCLUSIVE_WORDS, TAX_WORDS, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, tokenize } from './vocabulary.js';
 
 /** Adjusts candidate scores by role; returns them sorted best first. */
 export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: number): Candidate[] {
@@ -14,7 +14,10 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
   for (const c of cands) {
     const position = numLines > 1 ? c.line.index / (numLines - 1) : 0;
     if (terms.role === 'total') {
-      if (hasWord(c.labelTokens, PARTIAL_TOTAL_WORDS)) c.score -= 0.7;
+      // "Total incl. GST" is the grand total: tax words after an inclusive word do not make it partial.
+      const inclusive = c.labelTokens.some((t) => INCLUSIVE_WORDS.has(t));
+      const partial = c.labelTokens.filter((t) => !(inclusive && TAX_WORDS.has(t)));
+      if (hasWord(partial, PARTIAL_TOTAL_WORDS)) c.score -= 0.7;
       if (hasWord(c.labelTokens, GRAND_TOTAL_WORDS)) c.score += 0.3;
       if (hasWord(c.labelTokens, DUE_WORDS)) c.score -= 0.3;
       if (c.value.kind === 'number' && !c.value.amount.decimals && !c.value.amount.currency) c.score -= 0.5;

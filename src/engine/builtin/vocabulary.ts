@@ -64,6 +64,9 @@ export const GRAND_TOTAL_WORDS = new Set([
   'rechnungsbetrag', 'invoice', 'rechnungssumme', 'gesamtsumme', 'after', 'adj', 'adjusted', 'rounded', 'nett',
 ]);
 
+export const INCLUSIVE_WORDS = new Set(['incl', 'including', 'inclusive', 'inkl', 'inklusive', 'ttc', 'inc']);
+export const TAX_WORDS = new Set(['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer']);
+
 /** Words of an amount still to pay: it may add earlier balances or deduct prepayments, so it ranks below the total. */
 export const DUE_WORDS = new Set(['due', 'payable', 'balance', 'outstanding', 'remaining', 'zahlbetrag', 'restbetrag', 'previous', 'offen']);
 
