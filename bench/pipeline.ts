@@ -14,9 +14,9 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ServiceClient } from '../src/api/client.js';
 import { openSqliteLedger } from '../src/daemon/ledger-sqlite.js';
-import type { DocumentEngine } from '../src/engine/types.js';
 import { startService } from '../src/service/index.js';
 import { invoicePdf } from '../test/helpers/job-fixtures.js';
+import { benchWorkflow, instantEngine } from './instant-engine.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -30,23 +30,6 @@ const { values } = parseArgs({
   },
 });
 const N = Number(values.files);
-
-/** Answers every job at once with fixed data: the bench measures the daemon, not the extraction. */
-const instantEngine: DocumentEngine = {
-  async extract() {
-    return {
-      data: { invoice_number: 'INV-1', invoice_date: '2026-11-02', total_due: 25.5, line_items: [{ description: 'Widget', amount: 25.5 }] },
-      missingRequired: [],
-      numPages: 1,
-      pagesRead: [1],
-      engine: { name: 'bench-instant', version: '1' },
-    };
-  },
-  async classify() {
-    return { label: 'invoice', scores: { invoice: 1 }, numPages: 1, engine: { name: 'bench-instant', version: '1' } };
-  },
-  async close() {},
-};
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -70,18 +53,7 @@ const key = 'bench-key';
 const svc = await startService({ port: 0, dataDir: join(root, 'service'), apiKeys: [key], engine: instantEngine });
 try {
   const client = new ServiceClient({ baseUrl: svc.url, apiKey: key });
-  await client.createTemplate({
-    template_title: 'Invoices',
-    template_type: 'invoice',
-    template_schema: {
-      fields: [
-        { name: 'invoice_number', type: 'text' },
-        { name: 'invoice_date', type: 'date' },
-        { name: 'total_due', type: 'number' },
-        { name: 'line_items', type: 'table', subFields: [{ name: 'description', type: 'text' }, { name: 'amount', type: 'number' }] },
-      ],
-    },
-  });
+  await client.createTemplate(benchWorkflow);
   // Warm the service up (its first upload loads pdf.js): the bench measures the daemon, not a cold service.
   const warm = join(root, 'warm.pdf');
   await writeFile(warm, Buffer.from(await invoicePdf({ number: 'W', date: '2026-11-02', total: '1.00' })));

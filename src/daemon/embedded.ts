@@ -47,7 +47,8 @@ export async function startEmbeddedService(config: DaemonConfig, logger: Logger)
     port: config.service.embedded.port,
     dataDir: config.service.embedded.data_dir,
     apiKeys: [apiKey],
-    logger: logger.child({ component: 'service' }),
+    // The service's per-request lines would drown the daemon's own; they show at debug.
+    logger: logger.child({ component: 'service' }, { level: ['debug', 'trace'].includes(logger.level) ? logger.level : 'warn' }),
   });
   logger.info({ url: svc.url, dataDir: config.service.embedded.data_dir }, 'embedded service started');
   return { url: svc.url, apiKey, close: () => svc.close() };
