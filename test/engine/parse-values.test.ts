@@ -23,6 +23,7 @@ test('reads printed date forms as calendar dates', () => {
     ['3. März 2018', '2018-03-03'],
     ['1er mars 2019', '2019-03-01'],
     ['20180305', '2018-03-05'],
+    ['27032018', '2018-03-27'],
     ['Date: 25/12/2018 10:22', '2018-12-25'],
   ];
   for (const [text, want] of cases) assert.equal(iso(text), want, text);
