@@ -78,14 +78,17 @@ export function vendorFallback(lines: Line[]): { line: Line; text: string } | nu
       ...(ocr ? [{ text: l.text, bonus: 0, height: l.height }] : []),
       // A phrase's own size: a small name next to a big "INVOICE" title is still small print.
       ...l.phrases.map((ph) => ({ text: ph.text, bonus: 0, height: Math.max(...ph.words.map((w) => w.y1 - w.y0)) })),
-      ...(parts.length >= 3 ? [{ text: parts[0], bonus: 0.3, height: l.height }] : []),
+      ...(parts.length >= 3 ? [{ text: parts[0], bonus: 0.5, height: l.height }] : []),
     ];
     for (const o of options) {
-      const text = o.text.replace(DOC_TYPE_WORD, '').replace(TRAILING_REG_NO, '').trim();
+      const text = o.text.replace(DOC_TYPE_WORD, '').replace(TRAILING_REG_NO, '').replace(/^[^:]{1,25}:\s*/, '').replace(/[,;]+$/, '').trim();
       const letters = (text.match(/\p{L}/gu) ?? []).length;
       if (letters < 4 || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8) continue;
       let score = o.height / maxH - 0.04 * i + 0.01 * text.split(/\s+/).length + o.bonus;
       if (COMPANY_SUFFIX.test(text)) score += 0.5;
+      // A party's name is followed by its address (a street number or a postcode on the next line).
+      const next = top[i + 1];
+      if (next && next.x0 <= l.x1 && next.x1 >= l.x0 && /^\d+\w?\b|\b\w+\s+\d+\w?,?$|\b\d{4,5}\b/.test(next.text.trim())) score += 0.15;
       if (NOT_A_NAME.test(text) || /@|\.(com|net|org|de|fr)\b/i.test(text)) score -= 0.6;
       // Names are printed in capitals or title case; an all-lower-case line is a slogan or noise.
       if (!/\p{Lu}/u.test(text)) score -= 0.4;
