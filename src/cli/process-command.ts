@@ -1,6 +1,7 @@
 // `docdrop process FILE... --workflow X --out DIR`: one-shot extraction that waits for every job.
 // Exit code 0 only when every file succeeded; otherwise 1, with one line per file saying why.
 import type { CommandModule } from 'yargs';
+import { reportingErrors } from './run-command.js';
 import { ServiceClient } from '../api/client.js';
 import { loadConfig } from '../daemon/config.js';
 import { connectService } from '../daemon/daemon.js';
@@ -38,7 +39,7 @@ export const processCommand: CommandModule<object, ProcessArgs> = {
         if (a.config === undefined && a.baseUrl === undefined) throw new Error('give --config FILE, or --base-url URL with --api-key KEY');
         return true;
       }),
-  handler: async (args) => {
+  handler: reportingErrors('process', async (args) => {
     const logger = createLogger({ level: process.env.DOCDROP_LOG_LEVEL ?? 'warn' });
     let client: ServiceClient;
     let close = async () => {};
@@ -78,5 +79,5 @@ export const processCommand: CommandModule<object, ProcessArgs> = {
     } finally {
       await close();
     }
-  },
+  }),
 };

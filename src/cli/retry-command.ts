@@ -1,11 +1,11 @@
 // `docdrop retry`: puts failed or timed_out inputs back into the flow (see src/daemon/pipeline-retry.ts
 // for what happens to the file). Works whether or not the daemon is running.
 import type { CommandModule } from 'yargs';
+import { DEFAULT_CONFIG, reportingErrors } from './run-command.js';
 import { loadConfig } from '../daemon/config.js';
 import type { InputRecord } from '../daemon/ledger.js';
 import { openSqliteLedger } from '../daemon/ledger-sqlite.js';
 import { retryInput } from '../daemon/pipeline-retry.js';
-import { DEFAULT_CONFIG } from './status-command.js';
 
 interface RetryArgs {
   config: string;
@@ -29,7 +29,7 @@ export const retryCommand: CommandModule<object, RetryArgs> = {
         if (a.id === undefined && !a.failed && !a.timedOut) throw new Error('name an input id, or --failed, or --timed-out');
         return true;
       }),
-  handler: async (args) => {
+  handler: reportingErrors('retry', async (args) => {
     const config = await loadConfig(args.config);
     const ledger = await openSqliteLedger(config.state.path);
     let failures = 0;
@@ -54,5 +54,5 @@ export const retryCommand: CommandModule<object, RetryArgs> = {
       await ledger.close();
     }
     if (failures > 0) process.exitCode = 1;
-  },
+  }),
 };

@@ -5,13 +5,30 @@ import type { CommandModule } from 'yargs';
 import { loadConfig } from '../daemon/config.js';
 import { startDaemon } from '../daemon/daemon.js';
 import { createLogger } from '../util/logger.js';
-import { DEFAULT_CONFIG } from './status-command.js';
+
+/** Config used when --config is not given: $DOCDROP_CONFIG, else the example that `npm start` runs. */
+export const DEFAULT_CONFIG = process.env.DOCDROP_CONFIG ?? 'config/docdrop.example.yaml';
+
+/**
+ * Wraps a command handler so a failure prints one clear line (`docdrop run: invalid configuration...`)
+ * and exits 1, instead of yargs' usage text, which hides the message a person needs.
+ */
+export function reportingErrors<A>(name: string, handler: (args: A) => Promise<void>): (args: A) => Promise<void> {
+  return async (args) => {
+    try {
+      await handler(args);
+    } catch (err) {
+      process.stderr.write(`docdrop ${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    }
+  };
+}
 
 export const runCommand: CommandModule<object, { config: string }> = {
   command: 'run',
   describe: 'Run the daemon: watch the inbox folders and turn dropped documents into CSV/XLSX/JSON',
   builder: (y) => y.option('config', { type: 'string', default: DEFAULT_CONFIG, describe: 'daemon config file (YAML)' }),
-  handler: async (args) => {
+  handler: reportingErrors('run', async (args) => {
     const config = await loadConfig(args.config);
     const logger = createLogger({ level: config.log_level });
     const daemon = await startDaemon(config, { logger });
@@ -25,5 +42,5 @@ export const runCommand: CommandModule<object, { config: string }> = {
     process.once('SIGINT', force);
     await daemon.stop();
     logger.flush();
-  },
+  }),
 };

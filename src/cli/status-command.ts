@@ -1,6 +1,7 @@
 // `docdrop status`: counts of inputs by state and a table of inputs, read from the ledger. Safe while the
 // daemon runs (SQLite WAL lets a reader in beside the writer).
 import type { CommandModule } from 'yargs';
+import { DEFAULT_CONFIG, reportingErrors } from './run-command.js';
 import { loadConfig } from '../daemon/config.js';
 import type { InputRecord, InputState } from '../daemon/ledger.js';
 import { openSqliteLedger } from '../daemon/ledger-sqlite.js';
@@ -14,8 +15,6 @@ interface StatusArgs {
   limit: number;
 }
 
-export const DEFAULT_CONFIG = process.env.DOCDROP_CONFIG ?? 'config/docdrop.example.yaml';
-
 export const statusCommand: CommandModule<object, StatusArgs> = {
   command: 'status',
   describe: 'Show how many inputs are in each state, and a table of inputs',
@@ -25,7 +24,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
       .option('state', { type: 'string', choices: STATES as string[], describe: 'list only inputs in this state' })
       .option('json', { type: 'boolean', describe: 'print JSON instead of a table' })
       .option('limit', { type: 'number', default: 50, describe: 'most inputs listed (newest first); 0 = all' }),
-  handler: async (args) => {
+  handler: reportingErrors('status', async (args) => {
     const config = await loadConfig(args.config);
     const ledger = await openSqliteLedger(config.state.path);
     try {
@@ -42,7 +41,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
     } finally {
       await ledger.close();
     }
-  },
+  }),
 };
 
 async function newest(ledger: Awaited<ReturnType<typeof openSqliteLedger>>, state: InputState | undefined, limit: number): Promise<InputRecord[]> {
