@@ -189,11 +189,13 @@ export function extractTable(lines: Line[], field: FieldDefinition & { subFields
   if (subs.length === 0) return [];
   const minMatched = opts.strict ? Math.min(3, subs.length) : Math.min(2, subs.length);
   const headers: Header[] = [];
-  const singles = lines.map((line) => matchHeader(line, line, subs));
+  // Cheap pre-check first: only lines with header words are matched in full.
+  const named = lines.map((line) => headerWords(line, subs));
+  const singles = lines.map((line, i) => (named[i] >= minMatched ? matchHeader(line, line, subs) : null));
   for (const [i, line] of lines.entries()) {
     const next = lines[i + 1];
     const joinable = next && next.page === line.page && next.y0 - line.y1 < 0.8 * line.height && !/\d[.,]\d/.test(next.text);
-    const double = joinable ? matchHeader(line, next, subs) : null;
+    const double = joinable && named[i] > 0 && named[i] + named[i + 1] >= minMatched ? matchHeader(line, next, subs) : null;
     // Two lines form one header only when together they match more columns than either alone.
     const best = Math.max(singles[i]?.matched ?? 0, (joinable && singles[i + 1]?.matched) || 0);
     const h = double && double.matched > best ? double : singles[i];

@@ -46,8 +46,18 @@ export function fieldTerms(field: FieldDefinition | SubFieldDefinition): FieldTe
   };
 }
 
-/** true when a printed token stands for the term: equal, a synonym, or a compound part (Rechnungsnummer). */
+const matchCache = new WeakMap<Set<string>, Map<string, boolean>>();
+
+/** true when a printed token stands for the term (memoised: the same words are tried for every field). */
 export function tokenMatches(token: string, term: Set<string>): boolean {
+  let cache = matchCache.get(term);
+  if (!cache) matchCache.set(term, (cache = new Map()));
+  let hit = cache.get(token);
+  if (hit === undefined) cache.set(token, (hit = computeMatch(token, term)));
+  return hit;
+}
+
+function computeMatch(token: string, term: Set<string>): boolean {
   if (term.has(token)) return true;
   const t = token.replace(/[.:#]+$/, '');
   if (term.has(t)) return true;
