@@ -10,11 +10,11 @@ import { createRuleFolders, ensureExampleWorkflow, startEmbeddedService, type Em
 import type { Ledger } from './ledger.js';
 import { openSqliteLedger } from './ledger-sqlite.js';
 import { createOutputsWriter } from './outputs-writer.js';
-import { Pipeline } from './pipeline.js';
+import { Pipeline, type PollingPolicy } from './pipeline.js';
 import { createDisposition, createFileInspector, createPipelineApi } from './pipeline-adapters.js';
 import type { PipelineRule } from './pipeline-ports.js';
 import { createRequestLimiter, createStepQueues } from './rate-limit.js';
-import { resolveTargets } from './resolve-targets.js';
+import { resolveTargets, type ResolvedTarget } from './resolve-targets.js';
 import { startIntake } from './intake.js';
 
 export interface DaemonOptions {
@@ -69,6 +69,39 @@ export async function connectService(
   return { client, url, embedded };
 }
 
+/** The daemon's pipeline over a config's rules, with the real adapters. `polling` overrides are for tests. */
+export function buildPipeline(
+  config: DaemonConfig,
+  client: ServiceClient,
+  ledger: Ledger,
+  targets: ReadonlyMap<string, ResolvedTarget>,
+  logger: Logger,
+  polling?: Partial<PollingPolicy>,
+): Pipeline {
+  const rules = new Map<string, PipelineRule>(
+    config.rules.map((r) => [r.name, { name: r.name, target: targets.get(r.name)!, duplicates: r.duplicates, afterSuccess: r.after.success }]),
+  );
+  const p = config.service.polling;
+  return new Pipeline({
+    ledger,
+    api: createPipelineApi(client, config.service.submit, new Map(config.rules.map((r) => [r.name, r.options]))),
+    outputs: createOutputsWriter(new Map(config.rules.map((r) => [r.name, r.output]))),
+    disposition: createDisposition(new Map(config.rules.map((r) => [r.name, r]))),
+    files: createFileInspector(),
+    rules,
+    queues: createStepQueues({ uploadConcurrency: config.service.upload_concurrency, pollConcurrency: config.service.poll_concurrency }),
+    polling: {
+      initialMs: p.initial_s * 1000,
+      maxMs: p.max_s * 1000,
+      giveUpAfterMs: p.give_up_after_s * 1000,
+      // timed_out jobs: checked again every few minutes, not forgotten.
+      slowRecheckMs: Math.max(60_000, p.max_s * 4000),
+      ...polling,
+    },
+    logger,
+  });
+}
+
 export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}): Promise<RunningDaemon> {
   const logger = opts.logger ?? createLogger({ level: config.log_level });
   // Requests by kind (ids folded), logged at stop: how many calls each file costs, for operators and bench/.
@@ -86,26 +119,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
       client,
     );
     ledger = await openSqliteLedger(config.state.path);
-    const rules = new Map<string, PipelineRule>(
-      config.rules.map((r) => [r.name, { name: r.name, target: targets.get(r.name)!, duplicates: r.duplicates, afterSuccess: r.after.success }]),
-    );
-    const { polling } = config.service;
-    const pipeline = new Pipeline({
-      ledger,
-      api: createPipelineApi(client, config.service.submit, new Map(config.rules.map((r) => [r.name, r.options]))),
-      outputs: createOutputsWriter(new Map(config.rules.map((r) => [r.name, r.output]))),
-      disposition: createDisposition(new Map(config.rules.map((r) => [r.name, r]))),
-      files: createFileInspector(),
-      rules,
-      queues: createStepQueues({ uploadConcurrency: config.service.upload_concurrency, pollConcurrency: config.service.poll_concurrency }),
-      polling: {
-        initialMs: polling.initial_s * 1000,
-        maxMs: polling.max_s * 1000,
-        giveUpAfterMs: polling.give_up_after_s * 1000,
-        slowRecheckMs: Math.max(60_000, polling.max_s * 4000),
-      },
-      logger,
-    });
+    const pipeline = buildPipeline(config, client, ledger, targets, logger);
     pipeline.start();
     const intake = await startIntake(config.rules, {
       ignorePaths: config.ignore_paths,
