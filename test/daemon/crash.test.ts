@@ -14,7 +14,7 @@ import { configYaml, invoiceTemplate, listFiles, numberedInvoice, readCsvFile, t
 const REPO = resolve(import.meta.dirname, '../..');
 const FIRST_BATCH = 150;
 const SECOND_BATCH = 60;
-const KILLS = 5;
+const KILLS = 6;
 
 interface Child {
   proc: ChildProcess;
@@ -72,18 +72,20 @@ test('after SIGKILL at random moments and restarts, every file has exactly one o
     await drop(0, FIRST_BATCH);
 
     const ledger = await openSqliteLedger(config.state.path);
+    const killedAt: number[] = [];
     try {
       for (let k = 0; k < KILLS; k++) {
         const child = spawnDaemon(configPath);
         children.push(child);
         await Promise.race([child.started, child.exited]);
         if (k === 1) void drop(FIRST_BATCH, SECOND_BATCH); // files keep arriving while the daemon is killed
-        await new Promise((r) => setTimeout(r, 500 + Math.random() * 2500));
+        await new Promise((r) => setTimeout(r, 200 + Math.random() * 1300));
         child.proc.kill('SIGKILL');
         await child.exited;
+        killedAt.push((await ledger.countByState()).done);
       }
       const before = await ledger.countByState();
-      t.diagnostic(`${KILLS} kills after ${Math.round((Date.now() - t0) / 1000)} s; done so far: ${before.done}`);
+      t.diagnostic(`${KILLS} kills after ${Math.round((Date.now() - t0) / 1000)} s; inputs done at each kill: ${killedAt.join(', ')}; done so far: ${before.done}`);
       const last = spawnDaemon(configPath);
       children.push(last);
       await waitFor(
@@ -97,6 +99,7 @@ test('after SIGKILL at random moments and restarts, every file has exactly one o
         throw new Error(`${err.message}\nlast daemon stderr:\n${last.tail()}`);
       });
       t.diagnostic(`all done after ${Math.round((Date.now() - t0) / 1000)} s`);
+      await Promise.race([last.started, last.exited]);
       last.proc.kill('SIGTERM');
       assert.equal(await last.exited, 0, 'SIGTERM stops the daemon cleanly');
 
