@@ -105,6 +105,16 @@ function cells(line: Line, columns: Column[]): string[] {
 
 type Sub = { def: SubFieldDefinition; terms: FieldTerms };
 
+/** Median distance between the tops of consecutive lines. */
+function linePitch(lines: Line[]): number {
+  const d = lines
+    .slice(1)
+    .map((l, i) => l.y0 - lines[i].y0)
+    .filter((x) => x > 0)
+    .sort((a, b) => a - b);
+  return d.length ? d[Math.floor(d.length / 2)] : 0;
+}
+
 /** Words of the line that name some subField: header material. */
 function headerWords(line: Line, subs: Sub[]): number {
   return line.words.filter((w) => {
@@ -138,6 +148,8 @@ function rowsUnder(lines: Line[], header: Header, subs: Sub[], opts: TableOption
   // under an item has a price but no total); otherwise any number will do.
   const totalCols = numberCols.filter((c) => c.sub?.terms.role === 'total');
   const after = lines.slice(header.last.index + 1);
+  // Small print with generous leading: gaps are judged against the usual line pitch too.
+  const pitch = linePitch(lines.filter((l) => l.page === header.line.page));
   let lastY = header.last.y1;
   let page = header.line.page;
   let pageStart = 0;
@@ -158,12 +170,12 @@ function rowsUnder(lines: Line[], header: Header, subs: Sub[], opts: TableOption
     // On a continuation page the rows must start right at the top, else the table ended on the last page.
     if (page !== header.line.page && k - pageStart >= 3 && rowsOnPage === 0) break;
     // Whitespace ends a table; notes printed under an item do not.
-    if (line.y0 - lastY > 4 * Math.max(line.height, header.line.height)) break;
+    if (line.y0 - lastY > Math.max(4 * Math.max(line.height, header.line.height), 2.5 * pitch)) break;
     lastY = line.y1;
     if (isTotalsLine(line)) {
       // Section subtotals sit inside a table; a block of totals lines, or one followed by a gap, ends it.
       const next = after[k + 1];
-      if (!next || next.page !== line.page || isTotalsLine(next) || next.y0 - line.y1 > 2 * line.height) break;
+      if (!next || next.page !== line.page || isTotalsLine(next) || next.y0 - line.y1 > Math.max(2 * line.height, 1.8 * pitch)) break;
       continue;
     }
     const texts = cells(line, header.columns);

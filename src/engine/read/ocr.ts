@@ -11,12 +11,6 @@ import { DocumentError, type Word } from '../types.js';
 /** LSTM "best_int" model: the accurate one (the package's default folder holds the fast one). */
 const langPath = join(dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 
-/**
- * A tesseract worker's WASM memory grows to fit the largest image it has read and never shrinks;
- * above this process RSS a worker is ended after its job (a fresh one loads in about a second).
- */
-const RECYCLE_ABOVE_RSS = 600 * 2 ** 20;
-
 let size = 1;
 let queue: PQueue | null = null;
 let idle: tesseract.Worker[] = [];
@@ -68,10 +62,7 @@ export function recognize(image: Buffer, dpi: number | undefined): Promise<OcrWo
       worker = undefined;
       throw new DocumentError(`OCR failed on the image (${(err as Error)?.message ?? String(err)})`);
     } finally {
-      if (worker && process.memoryUsage.rss() > RECYCLE_ABOVE_RSS) {
-        all.delete(worker);
-        await worker.terminate().catch(() => {});
-      } else if (worker) idle.push(worker);
+      if (worker) idle.push(worker);
     }
   });
 }
