@@ -40,7 +40,7 @@ export const processCommand: CommandModule<object, ProcessArgs> = {
         return true;
       }),
   handler: reportingErrors('process', async (args) => {
-    const logger = createLogger({ level: process.env.DOCDROP_LOG_LEVEL ?? 'warn' });
+    const logger = createLogger({ level: process.env.DOCDROP_LOG_LEVEL ?? 'error' });
     let client: ServiceClient;
     let close = async () => {};
     let submit: 'run_parser' | 'extract' = 'run_parser';
