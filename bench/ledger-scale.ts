@@ -31,6 +31,9 @@ const svc = await startService({ port: 0, dataDir: join(root, 'service'), apiKey
 try {
   const client = new ServiceClient({ baseUrl: svc.url, apiKey: key });
   await client.createTemplate(benchWorkflow);
+  // Warm the service up (its first upload loads pdf.js), so "one new file" measures the daemon.
+  await writeFile(join(root, 'warm.pdf'), Buffer.from(await invoicePdf({ number: 'W', date: '2026-11-02', total: '1.00' })));
+  await client.uploadDocument(join(root, 'warm.pdf'));
   const inbox = join(root, 'inbox');
   await mkdir(inbox, { recursive: true });
   const statePath = join(root, 'state.db');
