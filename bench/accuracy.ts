@@ -119,14 +119,18 @@ try {
     const data = job.response_body?.result_json_data ?? {};
     if (job.request_status !== 'completed') misses.push(`${t.file}: job ${job.request_status} ${job.response_body?.user_error_msg ?? ''}`);
     const group = `${t.source}/${t.reading}`;
+    // The issue's goal groups: born-digital invoices across sources, and the SROIE receipts.
+    const goal = t.reading === 'text' && t.kind === 'invoice' ? 'GOAL born-digital invoices' : t.source === 'sroie' ? 'GOAL sroie receipts' : null;
     for (const [field, want] of Object.entries(t.fields)) {
       const ok = same(field, want as string | number, data[field]);
       add(`${group}|${field}`, ok);
+      if (goal) add(`${goal}|${field}`, ok);
       if (!ok) misses.push(`${t.file} ${field}: want ${JSON.stringify(want)} got ${JSON.stringify(data[field])}`);
     }
     if (t.lines && t.kind === 'invoice') {
       const ok = linesMatch(t.lines, data.line_items);
       add(`${group}|line_items`, ok);
+      if (goal) add(`${goal}|line_items`, ok);
       if (!ok) misses.push(`${t.file} line_items: want ${JSON.stringify(t.lines)} got ${JSON.stringify((data.line_items ?? []).map((r: any) => r.amount))}`);
     }
     // Classification needs a completed extraction first (spec); a failed job counts as a miss.
