@@ -29,7 +29,7 @@ function fallback(lines: Line[], terms: FieldTerms, ctx: ValueContext, dateForma
 }
 
 export function extractScalar(lines: Line[], terms: FieldTerms, ctx: ValueContext, dateFormat: string | null): unknown {
-  const ranked = rankCandidates(labelCandidates(lines, terms, ctx), terms, lines.length);
+  const ranked = rankCandidates(labelCandidates(lines, terms, ctx), terms, lines.length, lines);
   const best = ranked[0];
   // A weak labelled candidate (a due date for the date, "Company" for a vendor) loses to the role's
   // layout rule (the first date, the letterhead) when that finds something.

@@ -9,7 +9,11 @@ import { findAmounts } from './parse-amount.js';
 import { DUE_WORDS, GRAND_TOTAL_WORDS, hasWord, INCLUSIVE_WORDS, TAX_WORDS, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, tokenize } from './vocabulary.js';
 
 /** Adjusts candidate scores by role; returns them sorted best first. */
-export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: number): Candidate[] {
+/** Lines that record the payment; the total is printed before them (a tax summary after them has its own "Total"). */
+const PAYMENT_LINE = /^\W*(cash|change|tendered|paid|visa|mastercard|amex|card|debit|credit card|kartenzahlung|bar|espèces|cb)\b/i;
+
+export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: number, lines: Line[] = []): Candidate[] {
+  const paymentAt = lines.find((l) => PAYMENT_LINE.test(l.text))?.index ?? Infinity;
   const maxValue = Math.max(...cands.map((c) => (c.value.kind === 'number' ? c.value.value : -Infinity)));
   for (const c of cands) {
     const position = numLines > 1 ? c.line.index / (numLines - 1) : 0;
@@ -23,6 +27,7 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       if (c.value.kind === 'number' && !c.value.amount.decimals && !c.value.amount.currency) c.score -= 0.5;
       if (/%/.test(c.line.text)) c.score -= 0.3;
       c.score += 0.2 * position;
+      if (c.line.index > paymentAt) c.score -= 0.4;
       if (c.value.kind === 'number' && c.value.value === maxValue) c.score += 0.1;
       if (c.value.kind === 'number' && c.value.value <= 0) c.score -= 0.3;
       // A column header ("Amount") over the first row of a table is not the total's label.

@@ -13,7 +13,9 @@ export interface ValueContext {
 }
 
 /** The amount a number field should take from a text: the last one that looks like money, else the last. */
-export function pickAmount(text: string): AmountMatch | null {
+export function pickAmount(raw: string): AmountMatch | null {
+  // OCR often puts a space after the decimal mark ("RM53. 60").
+  const text = raw.replace(/(\d[.,]) (\d{2})(?!\d)/g, '$1$2');
   const all = findAmounts(text).filter((a) => !isPartOfDate(text, a));
   if (all.length === 0) return null;
   const money = all.filter((a) => a.decimals || a.currency);

@@ -31,6 +31,8 @@ async function createOcrWorker(): Promise<tesseract.Worker> {
     // Errors reach the recognize() promise instead of being rethrown asynchronously.
     errorHandler: () => {},
   });
+  // Tesseract's diagnostics ("Estimating resolution as ...") would otherwise land on stdout.
+  await worker.setParameters({ debug_file: '/dev/null' });
   all.add(worker);
   return worker;
 }
