@@ -4,6 +4,7 @@ import type { ArgumentsCamelCase, CommandModule, Options } from 'yargs';
 import type { ServiceOptions } from '../service/index.js';
 import { createLogger } from '../util/logger.js';
 import { parseMsRange, validateFaultOptions, type FaultOptions } from '../service/faults.js';
+import { llmConfigSchema, type LlmConfig } from '../engine/llm-engine.js';
 
 export const serveOptions = {
   host: { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' },
@@ -29,6 +30,9 @@ export const serveOptions = {
   'mail-smtp-user': { type: 'string', describe: 'Outgoing SMTP user (password from DOCDROP_MAIL_SMTP_PASS)' },
   'mail-from': { type: 'string', describe: 'Sender of export mails (default docdrop@MAIL-SMTP-HOST)' },
   'account-email': { type: 'string', describe: "Address range-export links are sent to (default <account id>@INBOUND-DOMAIN)" },
+  'llm-url': { type: 'string', describe: 'OpenAI-compatible endpoint for the optional LLM engine, e.g. http://127.0.0.1:8000/v1 (key in DOCDROP_LLM_API_KEY)' },
+  'llm-model': { type: 'string', array: true, describe: 'query_model=endpoint model, e.g. model-4o-mini=gpt-4o-mini (repeatable; the first is the default)' },
+  'llm-timeout-ms': { type: 'number', default: 60000, describe: 'LLM request timeout; the built-in engine answers when it is exceeded' },
   'fault-latency-ms': { type: 'string', describe: 'Fault: added latency per API request, N or MIN-MAX ms' },
   'fault-429-rate': { type: 'number', describe: 'Fault: share 0..1 of API requests answered 429' },
   'fault-retry-after': { type: 'number', default: 1, describe: 'Fault: Retry-After seconds of injected 429s' },
@@ -59,6 +63,9 @@ type ServeArgs = ArgumentsCamelCase<{
   mailSmtpUser?: string;
   mailFrom?: string;
   accountEmail?: string;
+  llmUrl?: string;
+  llmModel?: string[];
+  llmTimeoutMs: number;
   faultLatencyMs?: string;
   fault429Rate?: number;
   faultRetryAfter: number;
@@ -102,8 +109,35 @@ export function toServiceOptions(argv: ServeArgs, logger: ServiceOptions['logger
         }
       : undefined,
     accountEmail: argv.accountEmail,
+    llm: llmOptionsFrom(argv, process.env.DOCDROP_LLM_API_KEY),
     faults: faultOptionsFrom(argv),
   };
+}
+
+export function llmOptionsFrom(
+  argv: Pick<ServeArgs, 'llmUrl' | 'llmModel' | 'llmTimeoutMs'>,
+  apiKey: string | undefined,
+): LlmConfig | undefined {
+  if (!argv.llmUrl) {
+    if (argv.llmModel?.length) throw new Error('--llm-model: needs --llm-url');
+    return undefined;
+  }
+  const pairs = (argv.llmModel ?? []).map((entry) => {
+    const m = /^([^=\s]+)=(\S+)$/.exec(entry);
+    if (!m) throw new Error(`--llm-model: expected QUERY_MODEL=MODEL (e.g. model-4o-mini=gpt-4o-mini), received "${entry}"`);
+    return [m[1], m[2]] as const;
+  });
+  const parsed = llmConfigSchema.safeParse({
+    baseUrl: argv.llmUrl,
+    apiKey: apiKey || undefined,
+    models: Object.fromEntries(pairs),
+    defaultModel: pairs[0]?.[1],
+    timeoutMs: argv.llmTimeoutMs,
+  });
+  if (!parsed.success) {
+    throw new Error(`--llm-*: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  return parsed.data;
 }
 
 function faultOptionsFrom(argv: ServeArgs): FaultOptions | undefined {

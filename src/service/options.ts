@@ -1,6 +1,7 @@
 // Options of startService and `docdrop serve`, with defaults written once.
 import type { Logger } from '../util/logger.js';
 import type { DocumentEngine } from '../engine/types.js';
+import type { LlmConfig } from '../engine/index.js';
 import type { FaultOptions } from './faults.js';
 import type { WebhookOptions } from './webhooks.js';
 import type { SmtpSettings } from './export-mailer.js';
@@ -25,6 +26,8 @@ export interface ServiceOptions {
   logger?: Logger;
   /** Extraction engine; the jobs side creates the default one when absent. */
   engine?: DocumentEngine;
+  /** Optional OpenAI-compatible LLM for the default engine (docs/engine.md); ignored when `engine` is given. */
+  llm?: LlmConfig;
   /** Jobs processed at once by the worker pool; default 2. */
   jobConcurrency?: number;
   /** Fault injection for testing clients (src/service/faults.ts); off by default. */

@@ -14,7 +14,7 @@ export type BaseContext = Omit<ServiceContext, 'jobs' | 'exportMailer'>;
 export function createJobsContext(base: BaseContext, options: ResolvedServiceOptions): { jobs: JobsRuntime; exportMailer: ExportMailer } {
   const ctx = base as ServiceContext; // the runtime reads only the base parts
   const jobs = new JobsRuntime(ctx, {
-    engine: options.engine ?? createDocumentEngine({ logger: base.logger }),
+    engine: options.engine ?? createDocumentEngine({ logger: base.logger, llm: options.llm }),
     faults: new FaultInjector(options.faults),
     concurrency: options.jobConcurrency,
     webhooks: options.webhooks,
