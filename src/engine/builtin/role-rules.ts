@@ -44,7 +44,7 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
 }
 
 const COMPANY_SUFFIX = /\b(gmbh|ag|kg|ug|ltd|limited|llc|inc|corp|corporation|co|company|sdn|bhd|berhad|plc|sa|sas|sarl|s\.a\.|bv|nv|oy|ab|as|pty|enterprise|enterprises|trading|store|stores|restaurant|cafe|café|hotel|shop|mart|market|supermarket)\b\.?/i;
-const NOT_A_NAME = /\b(invoice|rechnung|facture|receipt|quittung|tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|total|no\.?|nr\.?|gst|vat|reg|kassenbon|beleg)\b/i;
+const NOT_A_NAME = /\b(invoice|rechnung|facture|receipt|quittung|tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|no\.?|nr\.?|gst|vat|reg|kassenbon|beleg|table|cashier)\b/i;
 const ADDRESS_STOP = /\b(tel|phone|fax|e-?mail|www|http|gst|vat|tax|reg|invoice|receipt|rechnung|facture|date|datum|cashier|table|no\s*:)\b|@/i;
 
 function letterRatio(text: string): number {
@@ -92,7 +92,7 @@ export function vendorFallback(lines: Line[]): { line: Line; text: string } | nu
       let score = o.height / maxH - 0.04 * i + 0.01 * text.split(/\s+/).length + o.bonus;
       if (COMPANY_SUFFIX.test(text)) score += 0.5;
       // A party's name is followed by its address (a street number or a postcode on the next line).
-      const next = top[i + 1];
+      const next = top.slice(i + 1).find((n) => !REGISTRATION_LINE.test(n.text.trim()));
       if (next && next.x0 <= l.x1 && next.x1 >= l.x0 && /^\d+\w?\b|\b\w+\s+\d+\w?,?$|\b\d{4,5}\b/.test(next.text.trim())) score += 0.15;
       if (NOT_A_NAME.test(text) || /@|\.(com|net|org|de|fr)\b/i.test(text)) score -= 0.6;
       // Names are printed in capitals or title case; an all-lower-case line is a slogan or noise.
