@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fetch, FormData } from 'undici';
 import { startService } from '../src/service/index.js';
-import { loadTruth } from './corpus-truth.js';
+import { createLogger } from '../src/util/logger.js';
+import { loadTruth, type Truth } from './corpus-truth.js';
 
 const args = process.argv.slice(2);
 const root = resolve(args.find((a) => !a.startsWith('--')) ?? join(import.meta.dirname, '../../shared/corpus'));
@@ -53,7 +54,7 @@ const CLASSES = [
 ];
 
 const dataDir = await mkdtemp(join(tmpdir(), 'docdrop-bench-'));
-const service = await startService({ port: 0, dataDir, apiKeys: [KEY] });
+const service = await startService({ port: 0, dataDir, apiKeys: [KEY], logger: createLogger({ level: 'error', name: 'bench-service' }) });
 const api = async (method: string, path: string, body?: unknown): Promise<any> => {
   const res = await fetch(`${service.url}${path}`, {
     method,
@@ -105,7 +106,18 @@ try {
   };
   const pageTime = { text: { s: 0, pages: 0 }, ocr: { s: 0, pages: 0 } };
   const misses: string[] = [];
+  const failures: string[] = [];
   for (const t of truths) {
+    try {
+      await runOne(t);
+    } catch (err) {
+      // A service error on one document is reported and counted as a miss of every field.
+      failures.push(`${t.file}: ${(err as Error).message}`);
+      for (const field of Object.keys(t.fields)) add(`${t.source}/${t.reading}|${field}`, false);
+      add(`classification|${t.docClass}`, false);
+    }
+  }
+  async function runOne(t: Truth): Promise<void> {
     const form = new FormData();
     form.append('file', new Blob([await readFile(join(root, t.file))]), basename(t.file));
     const doc = await api('POST', '/v1/documents', form);
@@ -117,6 +129,7 @@ try {
     pageTime[t.reading].s += seconds;
     pageTime[t.reading].pages += doc.num_pages;
     const data = job.response_body?.result_json_data ?? {};
+    if (process.env.BENCH_VERBOSE) console.log(`${t.file}: ${job.request_status} in ${seconds.toFixed(1)} s ${JSON.stringify(data).slice(0, 160)}`);
     if (job.request_status !== 'completed') misses.push(`${t.file}: job ${job.request_status} ${job.response_body?.user_error_msg ?? ''}`);
     const group = `${t.source}/${t.reading}`;
     // The issue's goal groups: born-digital invoices across sources, and the SROIE receipts.
@@ -151,6 +164,7 @@ try {
     if (p.pages) console.log(`seconds per ${k} page: ${(p.s / p.pages).toFixed(3)} (${p.pages} pages, jobs run one at a time, polling every ${POLL_MS} ms)`);
   }
   console.log(`peak RSS of the process (service in-process): ${(peakRss / 1e6).toFixed(0)} MB`);
+  if (failures.length) console.log(`\ndocuments the service failed on (${failures.length}):\n${failures.join('\n')}`);
   if (process.env.BENCH_VERBOSE) console.log(`\nmisses:\n${misses.join('\n')}`);
 } finally {
   clearInterval(rssTimer);
