@@ -23,7 +23,7 @@ describe('WorkerPool', () => {
   before(async () => {
     fx = await fixtureDir();
     const script = pathToFileURL(await fx.file('worker.mjs', WORKER));
-    pool = new WorkerPool(script, { size: 2, taskTimeoutMs: 1500, maxHeapMb: 64 });
+    pool = new WorkerPool(script, { size: 2, taskTimeoutMs: 5000, maxHeapMb: 64 });
   });
   after(async () => {
     await pool.close();
@@ -50,7 +50,7 @@ describe('WorkerPool', () => {
 
   it('rejects tasks after close', async () => {
     const script = pathToFileURL(await fx.file('worker2.mjs', WORKER));
-    const closing = new WorkerPool(script, { size: 1, taskTimeoutMs: 1000, maxHeapMb: 64 });
+    const closing = new WorkerPool(script, { size: 1, taskTimeoutMs: 30_000, maxHeapMb: 64 });
     assert.equal(await closing.run('x'), 'echo x');
     await closing.close();
     await assert.rejects(closing.run('y'), /closed/);
