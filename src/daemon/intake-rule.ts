@@ -1,13 +1,15 @@
-// Intake of one rule's watched folder: a chokidar watcher for prompt hints, full scans for truth (at
+// Intake of one rule's watched folder: a watcher for prompt hints (intake-native-watch.ts, or chokidar when
+// polling), full scans for truth (at
 // start, periodically, and whenever the folder reappears), and the stability tracker deciding when a file
 // is taken. The folder may be missing at start or vanish later (an unmounted share): each transition is
 // logged once and the folder is picked up again when it returns.
 import { realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
+import type { ChokidarOptions } from 'chokidar';
 import type { Logger } from '../util/logger.js';
 import type { RuleConfig } from './config.js';
 import { createPathFilter, type PathFilter } from './intake-filter.js';
+import { NativeFolderWatcher, type FolderWatcher } from './intake-native-watch.js';
 import { scanFolder } from './intake-scan.js';
 import { StabilityTracker } from './intake-stability.js';
 
@@ -17,7 +19,8 @@ export interface IntakeFile {
   mtimeMs: number;
 }
 
-export type WatchFactory = typeof chokidarWatch;
+/** Starts a watcher on one folder: chokidar's `watch` fits; the default picks NativeFolderWatcher unless polling. */
+export type WatchFactory = (root: string, options: ChokidarOptions) => FolderWatcher;
 
 export interface RuleIntakeOptions {
   logger: Logger;
@@ -43,9 +46,11 @@ export class RuleIntake {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly scanAbort = new AbortController();
   private presence: Presence = 'unknown';
-  private rootDev: number | null = null;
+  private rootId: string | null = null;
   private polling: boolean;
-  private watcher: FSWatcher | null = null;
+  private watcher: FolderWatcher | null = null;
+  /** Paths whose hint is being checked; true when another event came meanwhile (check once more). */
+  private readonly hinting = new Map<string, boolean>();
   private scanning: Promise<void> | null = null;
   private rescanAgain = false;
   private readonly loggedErrors = new Set<string>();
@@ -81,7 +86,7 @@ export class RuleIntake {
       if (this.presence === 'missing') return;
       const first = this.presence === 'unknown';
       this.presence = 'missing';
-      this.rootDev = null;
+      this.rootId = null;
       await this.closeWatcher();
       this.reported.clear();
       log.warn(
@@ -90,12 +95,14 @@ export class RuleIntake {
       );
       return;
     }
-    // A share mounted over the folder (or unmounted from it) keeps the path but changes the device.
-    const remounted = this.presence === 'present' && this.rootDev !== st.dev;
+    // A share mounted over the folder (or unmounted from it) keeps the path but changes the device; a folder
+    // deleted and re-created between two checks changes the inode. Either way the old watch is dead.
+    const id = `${st.dev}:${st.ino}`;
+    const remounted = this.presence === 'present' && this.rootId !== id;
     if (this.presence === 'present' && !remounted) return;
     const wasMissing = this.presence === 'missing';
     this.presence = 'present';
-    this.rootDev = st.dev;
+    this.rootId = id;
     if (remounted) {
       log.warn({ rule: this.rule.name, folder: this.root }, 'watched folder changed device (mounted or unmounted); watching it afresh');
       await this.closeWatcher();
@@ -145,6 +152,7 @@ export class RuleIntake {
         recursive: this.rule.recursive,
         filter: this.filter,
         signal: this.scanAbort.signal,
+        onDir: (dir) => this.nativeWatcher()?.addDir(dir),
         onFile: (path, st) => {
           seen.add(path);
           if (this.reported.get(path) !== signature(st)) this.tracker.touch(path);
@@ -178,6 +186,11 @@ export class RuleIntake {
     void p.finally(() => this.inFlight.delete(p));
   }
 
+  /** The native watcher, which needs to be told the subfolders the scans find; null when chokidar watches. */
+  private nativeWatcher(): NativeFolderWatcher | null {
+    return this.watcher instanceof NativeFolderWatcher ? this.watcher : null;
+  }
+
   private startWatcher(): void {
     if (this.watcher || this.stopped) return;
     const interval = this.rule.poll_interval_ms;
@@ -193,10 +206,7 @@ export class RuleIntake {
     });
     w.on('add', (path) => this.hint(path));
     w.on('change', (path) => this.hint(path));
-    w.on('unlink', (path) => {
-      this.reported.delete(path);
-      this.tracker.forget(path);
-    });
+    w.on('unlink', (path) => this.forget(path));
     w.on('unlinkDir', (path) => {
       if (path === this.root) void this.checkPresence();
     });
@@ -204,16 +214,35 @@ export class RuleIntake {
     this.watcher = w;
   }
 
-  /** An event is only a hint: a file is checked for stability, a folder reached through a link is scanned. */
+  /**
+   * An event is only a hint: a file is checked for stability, a new folder is scanned (and so watched), a
+   * path that is gone is forgotten. Events for one path while its check runs are folded into one more check.
+   */
   private hint(path: string): void {
-    void Promise.all([stat(path), realpath(path)]).then(
-      ([st, real]) => {
-        if (real !== path && this.filter.isManaged(real)) return; // a link into a managed folder
-        if (st.isFile() && this.filter.acceptFile(path)) this.tracker.touch(path);
-        else if (st.isDirectory() && this.rule.recursive && this.filter.enterDir(path)) void this.rescan();
-      },
-      () => undefined, // gone already
-    );
+    if (this.stopped) return;
+    if (path === this.root) return void this.rescan(); // an event without a name: look at everything
+    if (this.hinting.has(path)) return void this.hinting.set(path, true);
+    this.hinting.set(path, false);
+    void Promise.all([stat(path), realpath(path)])
+      .then(
+        ([st, real]) => {
+          if (real !== path && this.filter.isManaged(real)) return; // a link into a managed folder
+          if (st.isFile() && this.filter.acceptFile(path)) this.tracker.touch(path);
+          else if (st.isDirectory() && this.rule.recursive && this.filter.enterDir(path)) void this.rescan();
+        },
+        () => this.forget(path), // gone (moved out, deleted)
+      )
+      .finally(() => {
+        const again = this.hinting.get(path);
+        this.hinting.delete(path);
+        if (again) this.hint(path);
+      });
+  }
+
+  private forget(path: string): void {
+    this.reported.delete(path);
+    this.tracker.forget(path);
+    this.nativeWatcher()?.removeDir(path);
   }
 
   private async watchError(err: NodeJS.ErrnoException): Promise<void> {

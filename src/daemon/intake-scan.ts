@@ -11,6 +11,8 @@ export interface ScanOptions {
   recursive: boolean;
   filter: PathFilter;
   onFile: (path: string, stats: Stats) => void;
+  /** Each folder the walk enters, the root first (the native watcher watches them). */
+  onDir?: (path: string) => void;
   /** A folder or entry that could not be read (not ENOENT, which is just a race with a delete). */
   onError: (path: string, err: NodeJS.ErrnoException) => void;
   /** Checked between entries so stop() does not wait for a walk of a huge tree. */
@@ -21,6 +23,7 @@ export async function scanFolder(root: string, opts: ScanOptions): Promise<void>
   const seen = new Set<string>();
   const rootStats = await stat(root);
   seen.add(`${rootStats.dev}:${rootStats.ino}`);
+  opts.onDir?.(root);
   await walk(root, true, seen, opts);
 }
 
@@ -51,6 +54,7 @@ async function walk(dir: string, isRoot: boolean, seen: Set<string>, opts: ScanO
       const key = `${st.dev}:${st.ino}`;
       if (seen.has(key)) continue; // a link loop, or a second way into a folder already walked
       seen.add(key);
+      opts.onDir?.(path);
       subdirs.push(path);
     } else if (st.isFile() && opts.filter.acceptFile(path)) {
       opts.onFile(path, st);

@@ -5,6 +5,7 @@
 import { watch as chokidarWatch } from 'chokidar';
 import type { Logger } from '../util/logger.js';
 import type { RuleConfig } from './config.js';
+import { NativeFolderWatcher } from './intake-native-watch.js';
 import { RuleIntake, type IntakeFile, type WatchFactory } from './intake-rule.js';
 
 export type { IntakeFile };
@@ -22,7 +23,7 @@ export interface IntakeOptions {
   folderCheckMs?: number;
   /** Milliseconds clock for the stability window. */
   clock?: () => number;
-  /** chokidar's watch, replaceable so tests can inject watcher errors (e.g. ENOSPC) into a real watcher. */
+  /** Native watcher, or chokidar's when polling; replaceable so tests can inject watcher errors (e.g. ENOSPC). */
   watch?: WatchFactory;
 }
 
@@ -44,7 +45,7 @@ export async function startIntake(rules: readonly RuleConfig[], opts: IntakeOpti
         onFile: opts.onFile,
         ignorePaths: opts.ignorePaths,
         clock: opts.clock ?? Date.now,
-        watch: opts.watch ?? chokidarWatch,
+        watch: opts.watch ?? defaultWatch,
         onWatchLimit: (r, err) => {
           const fields = { rule: r.name, folder: r.watch, code: err.code };
           if (warnedWatchLimit) return void opts.logger.debug(fields, 'out of inotify watches: polling');
@@ -79,3 +80,5 @@ export async function startIntake(rules: readonly RuleConfig[], opts: IntakeOpti
     },
   };
 }
+
+const defaultWatch: WatchFactory = (root, options) => (options.usePolling ? chokidarWatch(root, options) : new NativeFolderWatcher(root));

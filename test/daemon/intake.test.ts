@@ -247,3 +247,24 @@ test('falls back to polling with one warning when inotify watches run out', asyn
     await h.close();
   }
 });
+
+test('native watching sees files dropped into existing and newly created subfolders, and a deleted subfolder re-created', async () => {
+  // The periodic rescan is an hour away: only watcher events can find these files.
+  const h = await startHarness(rule(), { rescanIntervalMs: 3_600_000, setup: (dir) => mkdir(join(dir, 'in/old'), { recursive: true }) });
+  try {
+    const inOld = join(h.dir, 'in/old/a.pdf');
+    await writeFile(inOld, 'a');
+    await waitFor('file in existing subfolder', () => h.reported(inOld) === 1);
+    await mkdir(join(h.dir, 'in/new/deeper'), { recursive: true });
+    const inNew = join(h.dir, 'in/new/deeper/b.pdf');
+    await writeFile(inNew, 'b');
+    await waitFor('file in new subfolder', () => h.reported(inNew) === 1);
+    await rm(join(h.dir, 'in/old'), { recursive: true });
+    await mkdir(join(h.dir, 'in/old'));
+    const again = join(h.dir, 'in/old/c.pdf');
+    await writeFile(again, 'c');
+    await waitFor('file in re-created subfolder', () => h.reported(again) === 1);
+  } finally {
+    await h.close();
+  }
+});
