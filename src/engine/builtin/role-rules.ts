@@ -114,7 +114,8 @@ export function addressFallback(lines: Line[], vendorAt: { line: Line } | null):
     if (l.page !== vendor.page) break;
     const text = l.text.trim();
     if (out.length === 0 && REGISTRATION_LINE.test(text)) continue;
-    if (ADDRESS_STOP.test(text) || findDates(text).length || PHONE.test(text)) break;
+    // A price at the end of a line means the items have started.
+    if (ADDRESS_STOP.test(text) || findDates(text).length || PHONE.test(text) || /\d[.,]\d{2}$/.test(text)) break;
     // A registration number run into the first address line ("789117-W NO.53 ...") is not address.
     out.push(out.length === 0 ? text.replace(/^(?:[A-Z]*\d{5,}-?[A-Z]?\W?|(?:company|co)\.?\s*(?:reg\.?\s*)?no\W*\s*[\w-]*\d[\w-]*)\s+/i, '') : text);
     if (out.length >= 4) break;
