@@ -21,7 +21,6 @@ import { atomicWriteFile } from './atomic-write.js';
 import { toCsv } from './csv.js';
 import { toJson } from './json.js';
 import { buildTable, type OutputRecord, type TableOptions } from './table.js';
-import { writeXlsx } from './xlsx.js';
 
 export type OutputFormat = 'csv' | 'xlsx' | 'json';
 
@@ -65,6 +64,8 @@ export async function renderOutput(spec: OutputSpec, records: OutputRecord[], de
   if (spec.format === 'json') return atomicWriteFile(dest, toJson(records, spec.fields));
   const table = buildTable(spec.fields, records, spec);
   if (spec.format === 'csv') return atomicWriteFile(dest, toCsv(table, { bom: spec.csvBom }));
+  // exceljs (~25 MB resident) is loaded on the first XLSX write only: a daemon writing CSV never carries it.
+  const { writeXlsx } = await import('./xlsx.js');
   return writeXlsx([{ name: spec.sheetName ?? 'Results', table }], dest);
 }
 
