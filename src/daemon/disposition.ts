@@ -4,6 +4,7 @@
 // size and sha256 under the name or one of its " (n)" variants) and returns that path instead of moving
 // or copying anything again.
 import { stat, unlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { atomicWriteFile } from '../outputs/atomic-write.js';
 import { specTimestamp } from '../util/time.js';
@@ -95,22 +96,25 @@ function folder(template: string, rule: DispositionRule, when: Date): string {
 }
 
 async function moveOnce(input: DispositionInput, dir: string): Promise<string | null> {
-  const already = await findMoved(input, dir);
-  const present = await exists(input.path);
+  const source = await stat(input.path).catch(() => null);
+  const already = await findMoved(input, dir, source);
   if (already) {
-    // A copy across file systems finished but the source was not removed yet when we crashed.
-    if (present) await deleteInput(input);
+    // The move had linked (or, across file systems, copied) the file but not yet removed the source
+    // when we crashed.
+    if (source) await deleteInput(input);
     return already;
   }
-  if (!present) return null;
+  if (!source) return null;
   return moveFileUnique(input.path, dir);
 }
 
 /**
- * The earlier result of this very move, if any: the names uniquePath would have chosen ("name",
- * "name (1)", ...), contiguous because each was reserved in turn, checked by size and then sha256.
+ * The earlier result of this very move, if any: the names moveFileUnique would have chosen ("name",
+ * "name (1)", ...), contiguous because each was claimed in turn. While the source still exists on the
+ * same file system, only a hard link to it counts (an identical earlier file of the same name is another
+ * input's); otherwise size and then sha256 decide.
  */
-async function findMoved(input: DispositionInput, dir: string): Promise<string | null> {
+async function findMoved(input: DispositionInput, dir: string, source: Stats | null): Promise<string | null> {
   const safe = sanitiseFileName(path.basename(input.path));
   const ext = /\.[^.\s]{1,16}$/.exec(safe)?.[0] ?? '';
   const stem = safe.slice(0, safe.length - ext.length);
@@ -119,13 +123,14 @@ async function findMoved(input: DispositionInput, dir: string): Promise<string |
     if (candidate === input.path) continue;
     const st = await stat(candidate).catch(() => null);
     if (!st) return null;
-    if (st.isFile() && st.size === input.size && (await sha256File(candidate)) === input.sha256) return candidate;
+    if (!st.isFile() || st.size !== input.size) continue;
+    if (source && source.dev === st.dev) {
+      if (source.ino === st.ino) return candidate;
+      continue;
+    }
+    if ((await sha256File(candidate)) === input.sha256) return candidate;
   }
   return null;
-}
-
-async function exists(p: string): Promise<boolean> {
-  return (await stat(p).catch(() => null)) !== null;
 }
 
 /** Moves the input, then writes the note beside it atomically (rewritten on a rerun, so never half there). */

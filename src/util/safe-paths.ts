@@ -1,7 +1,8 @@
 // File names and paths built from untrusted text (dropped file names, classifier labels, rule names).
 // Everything here aims at one property: a value can never add, remove or escape a path segment, and the
 // result is a name every common file system (ext4, APFS, NTFS/SMB shares) accepts.
-import { copyFile, lstat, mkdir, open, realpath, rename, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { copyFile, link, lstat, mkdir, open, realpath, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
 export const MAX_FILE_NAME_BYTES = 200;
@@ -87,6 +88,14 @@ function fitBytes(stem: string, ext: string, maxBytes: number): string {
  * file over it (rename replaces atomically) or remove it if you give up.
  */
 export async function uniquePath(dir: string, name: string, maxAttempts = 10_000): Promise<string> {
+  return claimFreeName(dir, name, maxAttempts, async (full) => {
+    const fh = await open(full, 'wx');
+    await fh.close();
+  });
+}
+
+/** Tries `name`, `name (1)`, `name (2)`... until `claim` succeeds; `claim` must fail with EEXIST on a taken name. */
+async function claimFreeName(dir: string, name: string, maxAttempts: number, claim: (full: string) => Promise<void>): Promise<string> {
   const safe = sanitiseFileName(name);
   const m = EXTENSION.exec(safe);
   const ext = m ? m[0] : '';
@@ -95,8 +104,7 @@ export async function uniquePath(dir: string, name: string, maxAttempts = 10_000
     const candidate = i === 0 ? safe : fitBytes(stem, ` (${i})${ext}`, MAX_FILE_NAME_BYTES);
     const full = path.join(dir, candidate);
     try {
-      const fh = await open(full, 'wx');
-      await fh.close();
+      await claim(full);
       return full;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -106,27 +114,29 @@ export async function uniquePath(dir: string, name: string, maxAttempts = 10_000
 }
 
 /**
- * Moves src into dir under its own name (or `name`), never overwriting: the first free name is reserved
- * with uniquePath and the file renamed over the placeholder. Across file systems (EXDEV, e.g. a processed
- * folder on another mount) it copies to the reserved name, fsyncs, then removes src; a crash in between
- * leaves both copies, never none. Returns the new path.
+ * Moves src into dir under its own name (or `name`), never overwriting. The file is hard-linked to the
+ * first free name (link() fails with EEXIST instead of replacing, atomically) and then src is unlinked,
+ * so no placeholder ever exists: a crash in between leaves the same file under both names, which the
+ * caller recognises as a finished move. Across file systems (EXDEV) it copies to a hidden temp file in
+ * dir, fsyncs it, links that to the free name, then removes the temp file and src. Returns the new path.
  */
 export async function moveFileUnique(src: string, dir: string, name = path.basename(src)): Promise<string> {
   await mkdir(dir, { recursive: true });
-  const dest = await uniquePath(dir, name);
+  let dest: string;
   try {
-    try {
-      await rename(src, dest);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-      await copyFile(src, dest);
-      await syncPath(dest);
-      await unlink(src);
-    }
+    dest = await claimFreeName(dir, name, 10_000, (full) => link(src, full));
   } catch (err) {
-    await unlink(dest).catch(() => undefined); // give the reserved name back
-    throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+    const tmp = path.join(dir, `.${path.basename(src)}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      await copyFile(src, tmp);
+      await syncPath(tmp);
+      dest = await claimFreeName(dir, name, 10_000, (full) => link(tmp, full));
+    } finally {
+      await unlink(tmp).catch(() => undefined);
+    }
   }
+  await unlink(src);
   await syncPath(dir).catch(() => undefined); // some file systems refuse fsync on a folder
   return dest;
 }

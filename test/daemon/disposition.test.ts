@@ -1,7 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,15 +106,34 @@ test('a repeated move after a crash returns the earlier destination and moves no
   assert.deepEqual((await readdir(join(dir, 'failed/invoices'))).sort(), ['f.pdf', 'f.pdf.error.json']);
 });
 
-test('a copy interrupted before the source was removed is completed, not made twice', async () => {
+test('a move interrupted after linking the destination but before removing the source is completed, not made twice', async () => {
   const { dir, rule, drop } = await setup();
-  const input = await drop('half.pdf', 'copied already');
+  const input = await drop('half.pdf', 'linked already');
   const destDir = join(dir, 'processed/invoices/2026-11-21');
   await mkdir(destDir, { recursive: true });
-  await copyFile(input.path, join(destDir, 'half.pdf'));
+  await link(input.path, join(destDir, 'half.pdf'));
   assert.equal(await moveToProcessed(rule, input, when), join(destDir, 'half.pdf'));
   assert.equal(existsSync(input.path), false);
   assert.deepEqual(await readdir(destDir), ['half.pdf']);
+});
+
+test('an identical earlier file of the same name is another input, not this move done already', async () => {
+  const { dir, rule, drop } = await setup();
+  const destDir = join(dir, 'processed/invoices/2026-11-21');
+  await mkdir(destDir, { recursive: true });
+  const input = await drop('same.pdf', 'same bytes');
+  await copyFile(input.path, join(destDir, 'same.pdf'));
+  assert.equal(await moveToProcessed(rule, input, when), join(destDir, 'same (1).pdf'));
+  assert.equal(existsSync(input.path), false);
+  assert.deepEqual((await readdir(destDir)).sort(), ['same (1).pdf', 'same.pdf']);
+});
+
+test('moving never leaves an empty placeholder behind when the source vanishes mid-move', async () => {
+  const { dir, rule, drop } = await setup();
+  const input = await drop('gone.pdf', 'x');
+  await rm(input.path);
+  assert.equal(await moveToProcessed(rule, input, when), null);
+  assert.equal(existsSync(join(dir, 'processed/invoices/2026-11-21/gone.pdf')), false);
 });
 
 test('returns null when the input is gone and nowhere at its destination; deleting twice is fine', async () => {

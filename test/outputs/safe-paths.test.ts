@@ -142,7 +142,7 @@ test('moveFileUnique moves without overwriting an existing name', async () => {
   assert.equal(await readFile(path.join(to, 'scan (1).pdf'), 'utf8'), 'second');
   assert.deepEqual(await readdir(from), []);
   await assert.rejects(moveFileUnique(path.join(from, 'gone.pdf'), to), { code: 'ENOENT' });
-  assert.deepEqual((await readdir(to)).sort(), ['scan (1).pdf', 'scan.pdf'], 'a failed move gives its reserved name back');
+  assert.deepEqual((await readdir(to)).sort(), ['scan (1).pdf', 'scan.pdf'], 'a failed move leaves no new name behind');
 });
 
 test('moveFileUnique copies and removes the source across file systems', async (t) => {
