@@ -69,11 +69,15 @@ function seededRandom(seed: number): () => number {
 
 export class FaultInjector {
   private readonly random: () => number;
+  /** Job outcomes draw from their own stream: with a seed, the n-th job's fate does not depend on how
+   * many HTTP requests (retries, polls) happened to interleave before it. */
+  private readonly jobRandom: () => number;
   private readonly stop = new AbortController();
 
   constructor(private readonly opts: FaultOptions = {}) {
     validateFaultOptions(opts);
     this.random = opts.seed === undefined ? Math.random : seededRandom(opts.seed);
+    this.jobRandom = opts.seed === undefined ? Math.random : seededRandom(opts.seed ^ 0x5bd1e995);
   }
 
   get active(): boolean {
@@ -122,7 +126,7 @@ export class FaultInjector {
     const failed = this.opts.jobFailedRate ?? 0;
     const exception = this.opts.jobExceptionRate ?? 0;
     if (!failed && !exception) return null;
-    const r = this.random();
+    const r = this.jobRandom();
     if (r < failed) return { status: 'failed', message: 'The document could not be processed (injected fault: fault-job-failed-rate).' };
     if (r < failed + exception) return { status: 'exception', message: 'The AI engine failed while processing the document (injected fault: fault-job-exception-rate).' };
     return null;

@@ -205,7 +205,9 @@ describe('daemon end to end with fault injection', () => {
       for (let i = 1; i <= n; i++) await writeFile(join(inbox, `f-${i}.pdf`), await numberedInvoice(1000 + i));
       const counts = await settled(daemon, n);
       assert.equal(counts.done + counts.failed, n);
-      assert.ok(counts.failed > 0, 'some jobs were made to fail');
+      // Seed 42 fixes the job outcomes in creation order (their own stream, whatever the HTTP faults do):
+      // 7 of the 24 jobs end failed or exception.
+      assert.equal(counts.failed, 7, 'the seeded job faults fail 7 of the 24 inputs');
       assert.ok(counts.done > 0);
 
       const processed = await listFiles(join(tree.root, 'processed', 'invoices'));
