@@ -99,6 +99,7 @@ rules:
   // Unique bytes per file (a comment after %%EOF) from one small text PDF.
   const base = Buffer.from(await invoicePdf({ number: 'INV-1', date: '2026-11-02', total: '25.50' }));
   const cpuAtStart = await cpuSeconds(child.pid!);
+  const ownCpuAtStart = process.cpuUsage();
   const t0 = Date.now();
   for (let i = 0; i < N; i++) await writeFile(join(inbox, `f-${i}.pdf`), Buffer.concat([base, Buffer.from(`\n%bench-${i}\n`)]));
   const dropped = Date.now();
@@ -116,6 +117,8 @@ rules:
   const finished = Date.now();
   hwm = Math.max(hwm, await vmHwmKb(child.pid!));
   const cpu = (await cpuSeconds(child.pid!)) - cpuAtStart;
+  const ownCpu = process.cpuUsage(ownCpuAtStart);
+  const serviceCpu = (ownCpu.user + ownCpu.system) / 1e6;
   child.kill('SIGTERM');
   await exited;
 
@@ -142,6 +145,8 @@ rules:
     `API requests          ${requests.total} = ${(Number(requests.total) / N).toFixed(2)} per file  ${JSON.stringify(requests)}`,
     `stable -> output      p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`,
     `daemon CPU            ${cpu.toFixed(1)} s = ${((cpu / N) * 1000).toFixed(1)} ms per file (=> ${(N / cpu).toFixed(0)} files/s per core of daemon time)`,
+    `service CPU           ${serviceCpu.toFixed(1)} s = ${((serviceCpu / N) * 1000).toFixed(1)} ms per file (this process: the service, the file drops, the progress polls)`,
+    `load average          ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')} (other processes on the machine slow both sides)`,
     `daemon peak RSS       ${(hwm / 1024).toFixed(1)} MB (VmHWM)`,
   ];
   console.log(lines.join('\n'));
