@@ -55,6 +55,31 @@ test('chooses the grand total over a subtotal and tax', () => {
   assert.equal(r.data.total, 119);
 });
 
+test('a field that asks for the amount due takes the "Total Due" line, not an "Amount" column header\'s first row', () => {
+  const r = run(
+    [
+      [[50, 'Description'], [400, 'Amount']],
+      [[50, 'Bolts'], [400, '10.00']],
+      [[50, 'Nuts'], [400, '20.00']],
+      [[300, 'Total Due:'], [400, '30.00']],
+    ],
+    [{ name: 'total_due', type: 'number', description: 'total amount due' }],
+  );
+  assert.equal(r.data.total_due, 30);
+});
+
+test('a plain total field prefers the grand total over a lower amount due', () => {
+  const r = run(
+    [
+      [[300, 'Total'], [400, '119.00']],
+      [[300, 'Prepaid'], [400, '19.00']],
+      [[300, 'Amount due'], [400, '100.00']],
+    ],
+    [{ name: 'total', type: 'number' }],
+  );
+  assert.equal(r.data.total, 119);
+});
+
 test('takes the document date, not the due date', () => {
   const r = run(['Due date: 30/12/2019', 'Date: 30/11/2019'], [{ name: 'date', type: 'date' }]);
   assert.equal(r.data.date, '2019-11-30');

@@ -15,6 +15,8 @@ const PAYMENT_LINE = /^\W*(cash|change|tendered|paid|visa|mastercard|amex|card|d
 export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: number, lines: Line[] = []): Candidate[] {
   const paymentAt = lines.find((l) => PAYMENT_LINE.test(l.text))?.index ?? Infinity;
   const maxValue = Math.max(...cands.map((c) => (c.value.kind === 'number' ? c.value.value : -Infinity)));
+  // The field's own name words, before synonyms ("total" has "due" among its synonyms).
+  const asksForDue = terms.name.toLowerCase().split(/[_\s]+/).some((w) => DUE_WORDS.has(w));
   for (const c of cands) {
     const position = numLines > 1 ? c.line.index / (numLines - 1) : 0;
     if (terms.role === 'total') {
@@ -23,7 +25,9 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       const partial = c.labelTokens.filter((t) => !(inclusive && TAX_WORDS.has(t)));
       if (hasWord(partial, PARTIAL_TOTAL_WORDS)) c.score -= 0.7;
       if (hasWord(c.labelTokens, GRAND_TOTAL_WORDS)) c.score += 0.3;
-      if (hasWord(c.labelTokens, DUE_WORDS)) c.score -= 0.3;
+      // "Amount due" may differ from the grand total (prepaid, partial payments), so it loses to a plain
+      // total, unless the field itself asks for the amount due ("total_due").
+      if (!asksForDue && hasWord(c.labelTokens, DUE_WORDS)) c.score -= 0.3;
       if (c.value.kind === 'number' && !c.value.amount.decimals && !c.value.amount.currency) c.score -= 0.5;
       if (/%/.test(c.line.text)) c.score -= 0.3;
       c.score += 0.2 * position;
