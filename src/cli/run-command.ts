@@ -29,13 +29,16 @@ export const runCommand: CommandModule<object, { config: string }> = {
   describe: 'Run the daemon: watch the inbox folders and turn dropped documents into CSV/XLSX/JSON',
   builder: (y) => y.option('config', { type: 'string', default: DEFAULT_CONFIG, describe: 'daemon config file (YAML)' }),
   handler: reportingErrors('run', async (args) => {
-    const config = await loadConfig(args.config);
-    const logger = createLogger({ level: config.log_level });
-    const daemon = await startDaemon(config, { logger });
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    // Listen before starting: a SIGTERM that arrives while the daemon starts up (systemd stopping a unit
+    // that was just started) must still stop it cleanly, after the start completes.
+    const stopRequested = new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGTERM', () => resolve('SIGTERM'));
       process.once('SIGINT', () => resolve('SIGINT'));
     });
+    const config = await loadConfig(args.config);
+    const logger = createLogger({ level: config.log_level });
+    const daemon = await startDaemon(config, { logger });
+    const signal = await stopRequested;
     logger.info({ signal }, 'stopping');
     const force = () => process.exit(130);
     process.once('SIGTERM', force);
