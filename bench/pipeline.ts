@@ -3,7 +3,7 @@
 // daemon's, not the extraction's). Prints files/s, API requests per file, p50/p99 time from stable
 // (queued in the ledger) to output (written), and the daemon's peak RSS (VmHWM).
 //
-//   npm run build && node --import tsx bench/pipeline.ts [--files 2000] [--format csv] [--tsx]
+//   npm run build && node --import tsx bench/pipeline.ts [--files 2000] [--format csv] [--tsx] [--node-flags "..."]
 //
 // Goals on the 2-core reference machine: >= 100 files/s, <= 4 requests per file, RSS <= 150 MB.
 import { spawn } from 'node:child_process';
@@ -25,6 +25,8 @@ const { values } = parseArgs({
     format: { type: 'string', default: 'csv' },
     tsx: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    /** Extra node flags for the daemon process, e.g. "--max-old-space-size=64". */
+    'node-flags': { type: 'string', default: '' },
     /** Write a V8 CPU profile of the daemon into this folder. */
     prof: { type: 'string' },
   },
@@ -85,7 +87,8 @@ rules:
   const dist = join(REPO, 'dist/src/cli/main.js');
   const useTsx = values.tsx || !existsSync(dist);
   const prof = values.prof ? ['--cpu-prof', '--cpu-prof-dir', resolve(values.prof)] : [];
-  const args = [...prof, ...(useTsx ? ['--import', 'tsx', join(REPO, 'src/cli/main.ts')] : [dist])];
+  const nodeFlags = values['node-flags'].split(/\s+/).filter(Boolean);
+  const args = [...nodeFlags, ...prof, ...(useTsx ? ['--import', 'tsx', join(REPO, 'src/cli/main.ts')] : [dist])];
   const child = spawn(process.execPath, [...args, 'run', '--config', configPath], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr.setEncoding('utf8');
