@@ -69,6 +69,17 @@ describe('run_parser jobs', () => {
     assert.equal(selected.getPageCount(), 2, 'the parsed file holds only the selected pages');
   });
 
+  test('without page_ranges the parsed file is the whole document, byte for byte', async () => {
+    const job = await client.runParser(docId, { template_id: templateId });
+    await idle();
+    const url = (await client.getJob(job.request_id)).response_body?.file_presigned_url;
+    assert.ok(url);
+    const dest = join(svc.dataDir, 'whole.pdf');
+    await client.download(url, dest);
+    const original = await readFile(join(svc.dataDir, 'invoice.pdf'));
+    assert.deepEqual(await readFile(dest), original);
+  });
+
   test('records each run in the document parser_runs with the merged options', async () => {
     const job = await client.runParser(docId, { template_id: templateId, page_ranges: '2', use_ocr: false });
     const doc = await client.getDocument(docId);

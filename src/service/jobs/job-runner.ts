@@ -112,7 +112,7 @@ export function createJobRunner(deps: JobRunnerDeps): (requestId: string, signal
       const schema = JSON.parse(trow.template_schema) as TemplateSchema;
       const result = await engine.extract({ filePath, kind, fields: schema.fields, dateFormat: parserConfig.date_format, options });
       const rel = selectedPagesRel(requestId, doc.file_extension);
-      await writeSelectedPages(filePath, kind, result.pagesRead, ctx.files.artifactPath(rel));
+      await writeSelectedPages(filePath, kind, result.pagesRead, result.numPages, ctx.files.artifactPath(rel));
       documents.setContent(doc.document_id, result.text ?? flattenValues(result.data), specTimestamp());
       await finish(requestId, 'completed', {
         ...routed,
