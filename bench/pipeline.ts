@@ -25,8 +25,8 @@ const { values } = parseArgs({
     format: { type: 'string', default: 'csv' },
     tsx: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
-    /** Extra node flags for the daemon process, e.g. "--max-old-space-size=64". */
-    'node-flags': { type: 'string', default: '' },
+    /** Node flags of the daemon process; the default is what `npm start` and the systemd unit use. */
+    'node-flags': { type: 'string', default: '--optimize-for-size' },
     /** Write a V8 CPU profile of the daemon into this folder. */
     prof: { type: 'string' },
   },
