@@ -1,75 +1,61 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeReaders, countPages, detectFileKind, parsePageRanges } from '../../src/engine/read/index.js';
+import { countPages, detectFileKind, parsePageRanges } from '../../src/engine/read/index.js';
 import { DocumentError } from '../../src/engine/types.js';
-import { fixtureDir, multiPageTiff, textImage, textPdf, type FixtureDir } from './read-fixtures.js';
+import { useFixtureDir, multiPageTiff, textImage, textPdf } from './read-fixtures.js';
 
 describe('detectFileKind', () => {
-  let fx: FixtureDir;
-  before(async () => {
-    fx = await fixtureDir();
-  });
-  after(async () => {
-    await fx.cleanup();
-    await closeReaders();
-  });
+  const fx = useFixtureDir();
 
   it('recognises a PDF from its content even when named .jpg', async () => {
-    const path = await fx.file('scan.jpg', await textPdf([[{ text: 'Hello', x: 72, y: 700, size: 12 }]]));
+    const path = await fx().file('scan.jpg', await textPdf([[{ text: 'Hello', x: 72, y: 700, size: 12 }]]));
     assert.equal(await detectFileKind(path), 'pdf');
   });
 
   it('recognises a PDF with junk bytes before %PDF-', async () => {
     const pdf = await textPdf([[{ text: 'Hello', x: 72, y: 700, size: 12 }]]);
-    const path = await fx.file('junk.bin', Buffer.concat([Buffer.alloc(600, 0x20), Buffer.from(pdf)]));
+    const path = await fx().file('junk.bin', Buffer.concat([Buffer.alloc(600, 0x20), Buffer.from(pdf)]));
     assert.equal(await detectFileKind(path), 'pdf');
   });
 
   it('rejects a text file named .pdf', async () => {
-    const path = await fx.file('notes.pdf', 'just some text, no PDF header here\n'.repeat(100));
+    const path = await fx().file('notes.pdf', 'just some text, no PDF header here\n'.repeat(100));
     assert.equal(await detectFileKind(path), null);
   });
 
   it('recognises JPEG, PNG and TIFF (both byte orders) from content', async () => {
     const png = await textImage(['Hi']);
-    assert.equal(await detectFileKind(await fx.file('a.pdf', png)), 'png');
-    assert.equal(await detectFileKind(await fx.file('b.png', await textImage(['Hi'], 'jpeg'))), 'jpeg');
-    assert.equal(await detectFileKind(await fx.file('c', await multiPageTiff([png, png]))), 'tiff');
-    assert.equal(await detectFileKind(await fx.file('d', Buffer.from([0x4d, 0x4d, 0x00, 0x2a, 0, 0, 0, 8]))), 'tiff');
+    assert.equal(await detectFileKind(await fx().file('a.pdf', png)), 'png');
+    assert.equal(await detectFileKind(await fx().file('b.png', await textImage(['Hi'], 'jpeg'))), 'jpeg');
+    assert.equal(await detectFileKind(await fx().file('c', await multiPageTiff([png, png]))), 'tiff');
+    assert.equal(await detectFileKind(await fx().file('d', Buffer.from([0x4d, 0x4d, 0x00, 0x2a, 0, 0, 0, 8]))), 'tiff');
   });
 
   it('returns null for an empty file', async () => {
-    assert.equal(await detectFileKind(await fx.file('empty', '')), null);
+    assert.equal(await detectFileKind(await fx().file('empty', '')), null);
   });
 });
 
 describe('countPages', () => {
-  let fx: FixtureDir;
-  before(async () => {
-    fx = await fixtureDir();
-  });
-  after(async () => {
-    await fx.cleanup();
-    await closeReaders();
-  });
+  const fx = useFixtureDir();
 
   it('counts PDF pages, TIFF pages, and one page for JPEG/PNG', async () => {
     const line = { text: 'x', x: 72, y: 700, size: 12 };
-    assert.equal(await countPages(await fx.file('three.pdf', await textPdf([[line], [line], [line]])), 'pdf'), 3);
+    assert.equal(await countPages(await fx().file('three.pdf', await textPdf([[line], [line], [line]])), 'pdf'), 3);
     const png = await textImage(['Hi']);
-    assert.equal(await countPages(await fx.file('two.tif', await multiPageTiff([png, png])), 'tiff'), 2);
-    assert.equal(await countPages(await fx.file('one.png', png), 'png'), 1);
+    assert.equal(await countPages(await fx().file('two.tif', await multiPageTiff([png, png])), 'tiff'), 2);
+    assert.equal(await countPages(await fx().file('one.png', png), 'png'), 1);
   });
 
   it('counts pages of an owner-password PDF (restrictions only)', async () => {
     const line = { text: 'x', x: 72, y: 700, size: 12 };
-    const path = await fx.file('owner.pdf', await textPdf([[line], [line]], { ownerPassword: 'owner-secret' }));
+    const path = await fx().file('owner.pdf', await textPdf([[line], [line]], { ownerPassword: 'owner-secret' }));
     assert.equal(await countPages(path, 'pdf'), 2);
   });
 
   it('fails with DocumentError on a PDF that needs a user password', async () => {
     const line = { text: 'x', x: 72, y: 700, size: 12 };
-    const path = await fx.file('locked.pdf', await textPdf([[line]], { userPassword: 'u', ownerPassword: 'o' }));
+    const path = await fx().file('locked.pdf', await textPdf([[line]], { userPassword: 'u', ownerPassword: 'o' }));
     await assert.rejects(countPages(path, 'pdf'), (err: Error) => {
       assert.ok(err instanceof DocumentError);
       assert.equal(err.message, 'the PDF is password-protected');

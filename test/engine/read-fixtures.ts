@@ -1,10 +1,12 @@
 // Documents made on the fly for the reading-layer tests: text PDFs (pdf-lib), images of text
 // rendered from SVG (sharp), an image-only PDF and a two-page TIFF built from them.
+import { after, before } from 'node:test';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
+import { closeReaders } from '../../src/engine/read/index.js';
 
 export interface FixtureDir {
   dir: string;
@@ -23,6 +25,22 @@ export async function fixtureDir(): Promise<FixtureDir> {
     },
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * For a describe block that reads documents: a fresh fixture folder before its tests, removed after
+ * them with the reader pools closed (open pools would keep the test process alive). Returns a getter.
+ */
+export function useFixtureDir(): () => FixtureDir {
+  let fx: FixtureDir;
+  before(async () => {
+    fx = await fixtureDir();
+  });
+  after(async () => {
+    await fx.cleanup();
+    await closeReaders();
+  });
+  return () => fx;
 }
 
 /** A text line drawn on a US-letter page at (x, y) in PDF coordinates (origin bottom-left). */

@@ -1,24 +1,17 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeReaders, readPages } from '../../src/engine/read/index.js';
+import { readPages } from '../../src/engine/read/index.js';
 import { DocumentError, type PageText } from '../../src/engine/types.js';
-import { fixtureDir, imageOnlyPdf, multiPageTiff, textImage, textPdf, type FixtureDir } from './read-fixtures.js';
+import { useFixtureDir, imageOnlyPdf, multiPageTiff, textImage, textPdf } from './read-fixtures.js';
 
 const words = (page: PageText) => page.words.map((w) => w.text.toUpperCase());
 
 describe('readPages with OCR', () => {
-  let fx: FixtureDir;
-  before(async () => {
-    fx = await fixtureDir();
-  });
-  after(async () => {
-    await fx.cleanup();
-    await closeReaders();
-  });
+  const fx = useFixtureDir();
 
   it('reads the words of a PNG and a JPEG with confidences and boxes inside the page', async () => {
     for (const format of ['png', 'jpeg'] as const) {
-      const path = await fx.file(`receipt.${format}`, await textImage(['TOTAL 42.50', 'INVOICE 8812'], format));
+      const path = await fx().file(`receipt.${format}`, await textImage(['TOTAL 42.50', 'INVOICE 8812'], format));
       const [page] = await readPages(path, format, { useOcr: false });
       assert.equal(page.source, 'ocr');
       assert.deepEqual(words(page), ['TOTAL', '42.50', 'INVOICE', '8812'], format);
@@ -34,7 +27,7 @@ describe('readPages with OCR', () => {
 
   it('renders and reads an image-only PDF page, in PDF points', async () => {
     const png = await textImage(['PAYMENT DUE 17.03']);
-    const path = await fx.file('scan.pdf', await imageOnlyPdf(png));
+    const path = await fx().file('scan.pdf', await imageOnlyPdf(png));
     const [page] = await readPages(path, 'pdf', { useOcr: false });
     assert.equal(page.source, 'ocr');
     assert.deepEqual(words(page), ['PAYMENT', 'DUE', '17.03']);
@@ -46,7 +39,7 @@ describe('readPages with OCR', () => {
 
   it('reads every page of a multi-page TIFF', async () => {
     const tiff = await multiPageTiff([await textImage(['FIRST PAGE']), await textImage(['SECOND PAGE'])]);
-    const path = await fx.file('two.tif', tiff);
+    const path = await fx().file('two.tif', tiff);
     const pages = await readPages(path, 'tiff', { useOcr: false });
     assert.deepEqual(pages.map((p) => p.page), [1, 2]);
     assert.deepEqual(pages.map(words), [['FIRST', 'PAGE'], ['SECOND', 'PAGE']]);
@@ -55,7 +48,7 @@ describe('readPages with OCR', () => {
   });
 
   it('OCRs a text-layer PDF when useOcr is true', async () => {
-    const path = await fx.file('text.pdf', await textPdf([[{ text: 'AMOUNT 99.10', x: 72, y: 700, size: 28 }]]));
+    const path = await fx().file('text.pdf', await textPdf([[{ text: 'AMOUNT 99.10', x: 72, y: 700, size: 28 }]]));
     const [page] = await readPages(path, 'pdf', { useOcr: true });
     assert.equal(page.source, 'ocr');
     assert.deepEqual(words(page), ['AMOUNT', '99.10']);
@@ -67,13 +60,13 @@ describe('readPages with OCR', () => {
 
   it('fails with DocumentError on a truncated PNG and reads the next image fine', async () => {
     const png = await textImage(['GOOD IMAGE']);
-    const truncated = await fx.file('cut.png', png.subarray(0, Math.floor(png.length / 3)));
+    const truncated = await fx().file('cut.png', png.subarray(0, Math.floor(png.length / 3)));
     await assert.rejects(readPages(truncated, 'png', { useOcr: false }), (err: Error) => {
       assert.ok(err instanceof DocumentError, `${err.name}: ${err.message}`);
       assert.match(err.message, /image could not be decoded/);
       return true;
     });
-    const [page] = await readPages(await fx.file('good.png', png), 'png', { useOcr: false });
+    const [page] = await readPages(await fx().file('good.png', png), 'png', { useOcr: false });
     assert.deepEqual(words(page), ['GOOD', 'IMAGE']);
   });
 });
