@@ -4,8 +4,7 @@
 // long `docdrop status` takes on that ledger.
 //
 //   npm run build && node --import tsx bench/ledger-scale.ts [--inputs 100000]
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,6 +14,7 @@ import { openSqliteLedger } from '../src/daemon/ledger-sqlite.js';
 import { startService } from '../src/service/index.js';
 import { invoicePdf } from '../test/helpers/job-fixtures.js';
 import { benchWorkflow, instantEngine } from './instant-engine.js';
+import { docdropCli, startDaemonProcess } from './daemon-process.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { inputs: { type: 'string', default: '100000' }, tsx: { type: 'boolean', default: false } } });
@@ -71,19 +71,9 @@ rules:
     after: { success: move, processed_dir: ${join(root, 'processed')}, failed_dir: ${join(root, 'failed')}, duplicates_dir: ${join(root, 'dups')} }
 `,
   );
-  const dist = join(REPO, 'dist/src/cli/main.js');
-  const cli = values.tsx || !existsSync(dist) ? ['--import', 'tsx', join(REPO, 'src/cli/main.ts')] : [dist];
-
   const spawnedAt = Date.now();
-  const child = spawn(process.execPath, [...cli, 'run', '--config', configPath], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (c: string) => (log = (log + c).slice(-100_000)));
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  while (!log.includes('"daemon started"')) {
-    if (child.exitCode !== null) throw new Error(`daemon exited:\n${log}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const daemon = await startDaemonProcess(configPath, { tsx: values.tsx });
+  const child = daemon.child;
   const startMs = Date.now() - spawnedAt;
   await new Promise((r) => setTimeout(r, 3000)); // a few scheduler ticks over the big ledger
   const idleRss = await vmHwmMb(child.pid!);
@@ -101,10 +91,10 @@ rules:
   await reader.close();
   const rss = await vmHwmMb(child.pid!);
   child.kill('SIGTERM');
-  await exited;
+  await daemon.exited;
 
   const st = Date.now();
-  const status = spawnSync(process.execPath, [...cli, 'status', '--config', configPath], { cwd: REPO, encoding: 'utf8' });
+  const status = spawnSync(process.execPath, [...docdropCli(values.tsx), 'status', '--config', configPath], { cwd: REPO, encoding: 'utf8' });
   const statusMs = Date.now() - st;
 
   console.log(

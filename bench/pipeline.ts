@@ -6,8 +6,6 @@
 //   npm run build && node --import tsx bench/pipeline.ts [--files 2000] [--format csv] [--tsx] [--node-flags "..."]
 //
 // Goals on the 2-core reference machine: >= 100 files/s, <= 4 requests per file, RSS <= 150 MB.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,8 +15,8 @@ import { openSqliteLedger } from '../src/daemon/ledger-sqlite.js';
 import { startService } from '../src/service/index.js';
 import { invoicePdf } from '../test/helpers/job-fixtures.js';
 import { benchWorkflow, instantEngine } from './instant-engine.js';
+import { startDaemonProcess } from './daemon-process.js';
 
-const REPO = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
   options: {
     files: { type: 'string', default: '2000' },
@@ -84,20 +82,10 @@ rules:
 `,
   );
 
-  const dist = join(REPO, 'dist/src/cli/main.js');
-  const useTsx = values.tsx || !existsSync(dist);
   const prof = values.prof ? ['--cpu-prof', '--cpu-prof-dir', resolve(values.prof)] : [];
-  const nodeFlags = values['node-flags'].split(/\s+/).filter(Boolean);
-  const args = [...nodeFlags, ...prof, ...(useTsx ? ['--import', 'tsx', join(REPO, 'src/cli/main.ts')] : [dist])];
-  const child = spawn(process.execPath, [...args, 'run', '--config', configPath], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (c: string) => (log = (log + c).slice(-200_000)));
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  while (!log.includes('"daemon started"')) {
-    if (child.exitCode !== null) throw new Error(`daemon exited:\n${log}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const nodeFlags = [...values['node-flags'].split(/\s+/).filter(Boolean), ...prof];
+  const daemon = await startDaemonProcess(configPath, { tsx: values.tsx, nodeFlags });
+  const child = daemon.child;
 
   // Unique bytes per file (a comment after %%EOF) from one small text PDF.
   const base = Buffer.from(await invoicePdf({ number: 'INV-1', date: '2026-11-02', total: '25.50' }));
@@ -123,7 +111,7 @@ rules:
   const ownCpu = process.cpuUsage(ownCpuAtStart);
   const serviceCpu = (ownCpu.user + ownCpu.system) / 1e6;
   child.kill('SIGTERM');
-  await exited;
+  await daemon.exited;
 
   const all = await ledger.list({});
   const latencies: number[] = [];
@@ -137,12 +125,12 @@ rules:
   }
   await ledger.close();
   latencies.sort((a, b) => a - b);
-  const stopLine = log.split('\n').reverse().find((l) => l.includes('"daemon stopped"'));
+  const stopLine = daemon.log().split('\n').reverse().find((l) => l.includes('"daemon stopped"'));
   const requests = stopLine ? (JSON.parse(stopLine) as { requests: Record<string, number> }).requests : { total: NaN };
   const outputs = (await readdir(join(root, 'outbox'))).filter((f) => !f.startsWith('.')).length;
 
   const lines = [
-    `files                 ${N} (${counts.done} done, ${counts.failed} failed), ${outputs} output files, daemon via ${useTsx ? 'tsx' : 'dist'}`,
+    `files                 ${N} (${counts.done} done, ${counts.failed} failed), ${outputs} output files, daemon via ${daemon.via}`,
     `drop time             ${((dropped - t0) / 1000).toFixed(1)} s`,
     `throughput            ${(N / ((finished - firstQueued) / 1000)).toFixed(1)} files/s (first queued to last done); ${(N / ((finished - t0) / 1000)).toFixed(1)} files/s from first drop`,
     `API requests          ${requests.total} = ${(Number(requests.total) / N).toFixed(2)} per file  ${JSON.stringify(requests)}`,

@@ -1,0 +1,39 @@
+// Starts `docdrop run` as a child process for the benches (from dist/ when built, else through tsx)
+// and resolves once it logged "daemon started", so figures cover the daemon as it is deployed.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const REPO = resolve(import.meta.dirname, '..');
+
+export interface DaemonProcess {
+  child: ChildProcess;
+  pid: number;
+  via: 'tsx' | 'dist';
+  /** The tail of the daemon's stderr (JSON log lines). */
+  log(): string;
+  exited: Promise<void>;
+}
+
+/** Node arguments that run the docdrop CLI: the built one, or the sources through tsx. */
+export function docdropCli(tsx = false): string[] {
+  const dist = join(REPO, 'dist/src/cli/main.js');
+  return tsx || !existsSync(dist) ? ['--import', 'tsx', join(REPO, 'src/cli/main.ts')] : [dist];
+}
+
+export async function startDaemonProcess(configPath: string, opts: { tsx?: boolean; nodeFlags?: string[] } = {}): Promise<DaemonProcess> {
+  const cli = docdropCli(opts.tsx);
+  const child = spawn(process.execPath, [...(opts.nodeFlags ?? []), ...cli, 'run', '--config', configPath], {
+    cwd: REPO,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (c: string) => (log = (log + c).slice(-200_000)));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  while (!log.includes('"daemon started"')) {
+    if (child.exitCode !== null) throw new Error(`daemon exited:\n${log}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { child, pid: child.pid!, via: cli[0] === '--import' ? 'tsx' : 'dist', log: () => log, exited };
+}
