@@ -7,6 +7,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { inFolder } from '../util/in-folder.js';
 
 export class FileTooLargeError extends Error {
   override readonly name = 'FileTooLargeError';
@@ -50,8 +51,7 @@ export class FileStore {
     });
     try {
       await pipeline(source, counter, createWriteStream(tmp));
-      await mkdir(dirname(dest), { recursive: true });
-      await rename(tmp, dest);
+      await inFolder(dirname(dest), () => rename(tmp, dest));
       return bytes;
     } catch (err) {
       await rm(tmp, { force: true });

@@ -1,6 +1,6 @@
 // SQLite store of extraction jobs (table `jobs`, migration 'jobs' in src/service/store/migrations.ts). One row per request_id;
 // JSON columns hold the run parameters as sent and the engine's result.
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { Chunk, RunParserParams } from '../../api/types.js';
 import { specTimestamp } from '../../util/time.js';
 
@@ -68,22 +68,28 @@ export interface NewJob {
 export type JobUpdate = Partial<Omit<Job, 'request_id' | 'account' | 'document_id' | 'submitted_via' | 'params' | 'created_at' | 'updated_at'>>;
 
 export class JobStore {
+  // Prepared once per SQL text: preparing a statement cost more than running it on every poll.
+  private readonly statements = new Map<string, Statement>();
   constructor(private readonly db: Database) {}
+
+  private sql(text: string): Statement {
+    let s = this.statements.get(text);
+    if (!s) this.statements.set(text, (s = this.db.prepare(text)));
+    return s;
+  }
 
   insert(j: NewJob): Job {
     const now = specTimestamp();
-    this.db
-      .prepare(
-        `INSERT INTO jobs (request_id, account, document_id, template_id, template_title, template_type, classifier_id,
-           submitted_via, params, status, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
-      )
-      .run(j.request_id, j.account, j.document_id, j.template_id, j.template_title ?? null, j.template_type ?? null, j.classifier_id, j.submitted_via, JSON.stringify(j.params), now, now);
+    this.sql(
+      `INSERT INTO jobs (request_id, account, document_id, template_id, template_title, template_type, classifier_id,
+         submitted_via, params, status, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+    ).run(j.request_id, j.account, j.document_id, j.template_id, j.template_title ?? null, j.template_type ?? null, j.classifier_id, j.submitted_via, JSON.stringify(j.params), now, now);
     return this.get(j.request_id)!;
   }
 
   get(requestId: string): Job | undefined {
-    const r = this.db.prepare('SELECT * FROM jobs WHERE request_id = ?').get(requestId) as Row | undefined;
+    const r = this.sql('SELECT * FROM jobs WHERE request_id = ?').get(requestId) as Row | undefined;
     return r && fromRow(r);
   }
 
@@ -94,30 +100,29 @@ export class JobStore {
       return c === 'result' || c === 'confidence_scores' ? (v === null ? null : JSON.stringify(v)) : (v as unknown);
     });
     const set = [...cols.map((c) => `${c} = ?`), 'updated_at = ?'].join(', ');
-    this.db.prepare(`UPDATE jobs SET ${set} WHERE request_id = ?`).run(...values, specTimestamp(), requestId);
+    this.sql(`UPDATE jobs SET ${set} WHERE request_id = ?`).run(...values, specTimestamp(), requestId);
   }
 
   /** Moves a pending job to processing; false when it was not pending (deleted, or taken already). */
   claim(requestId: string): boolean {
-    const r = this.db.prepare(`UPDATE jobs SET status = 'processing', updated_at = ? WHERE request_id = ? AND status = 'pending'`).run(specTimestamp(), requestId);
+    const r = this.sql(`UPDATE jobs SET status = 'processing', updated_at = ? WHERE request_id = ? AND status = 'pending'`).run(specTimestamp(), requestId);
     return r.changes === 1;
   }
 
   delete(requestId: string): boolean {
-    return this.db.prepare('DELETE FROM jobs WHERE request_id = ?').run(requestId).changes === 1;
+    return this.sql('DELETE FROM jobs WHERE request_id = ?').run(requestId).changes === 1;
   }
 
   /** Jobs a crash or restart interrupted, oldest first, put back to pending. */
   requeueUnfinished(): string[] {
-    const ids = (this.db.prepare(`SELECT request_id FROM jobs WHERE status IN ('pending', 'processing') ORDER BY created_at`).all() as { request_id: string }[]).map((r) => r.request_id);
-    this.db.prepare(`UPDATE jobs SET status = 'pending' WHERE status = 'processing'`).run();
+    const ids = (this.sql(`SELECT request_id FROM jobs WHERE status IN ('pending', 'processing') ORDER BY created_at`).all() as { request_id: string }[]).map((r) => r.request_id);
+    this.sql(`UPDATE jobs SET status = 'pending' WHERE status = 'processing'`).run();
     return ids;
   }
 
   /** Completed jobs of a Workflow in an account created at or after `since` (spec timestamp), oldest first. */
   completedForTemplate(account: string, templateId: string, since: string): Job[] {
-    const rows = this.db
-      .prepare(`SELECT * FROM jobs WHERE account = ? AND template_id = ? AND status = 'completed' AND created_at >= ? ORDER BY created_at, request_id`)
+    const rows = this.sql(`SELECT * FROM jobs WHERE account = ? AND template_id = ? AND status = 'completed' AND created_at >= ? ORDER BY created_at, request_id`)
       .all(account, templateId, since) as Row[];
     return rows.map(fromRow);
   }
