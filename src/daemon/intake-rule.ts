@@ -3,7 +3,7 @@
 // start, periodically, and whenever the folder reappears), and the stability tracker deciding when a file
 // is taken. The folder may be missing at start or vanish later (an unmounted share): each transition is
 // logged once and the folder is picked up again when it returns.
-import { realpath, stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import type { ChokidarOptions } from 'chokidar';
 import type { Logger } from '../util/logger.js';
@@ -223,10 +223,10 @@ export class RuleIntake {
     if (path === this.root) return void this.rescan(); // an event without a name: look at everything
     if (this.hinting.has(path)) return void this.hinting.set(path, true);
     this.hinting.set(path, false);
-    void Promise.all([stat(path), realpath(path)])
+    void followLink(path, (real) => this.filter.isManaged(real))
       .then(
-        ([st, real]) => {
-          if (real !== path && this.filter.isManaged(real)) return; // a link into a managed folder
+        (st) => {
+          if (!st) return; // a link into a managed folder
           if (st.isFile() && this.filter.acceptFile(path)) this.tracker.touch(path);
           else if (st.isDirectory() && this.rule.recursive && this.filter.enterDir(path)) void this.rescan();
         },
@@ -270,4 +270,16 @@ export class RuleIntake {
     this.loggedErrors.add(key);
     this.opts.logger.warn({ rule: this.rule.name, ...fields }, msg);
   }
+}
+
+/**
+ * What `path` is, following a symlink; null for a link into a managed folder. lstat first: realpath
+ * costs a readlink per path segment, paid on every event of every plain file otherwise. The folders
+ * the event came from were checked when they were scanned.
+ */
+async function followLink(path: string, isManaged: (real: string) => boolean): Promise<Stats | null> {
+  const st = await lstat(path);
+  if (!st.isSymbolicLink()) return st;
+  const [target, real] = await Promise.all([stat(path), realpath(path)]);
+  return isManaged(real) ? null : target;
 }

@@ -17,6 +17,7 @@ import { mkdir, readFile, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FieldDefinition } from '../api/types.js';
 import { sanitiseFileName, uniquePath } from '../util/safe-paths.js';
+import { inFolder } from '../util/in-folder.js';
 import { atomicWriteFile } from './atomic-write.js';
 import { toCsv } from './csv.js';
 import { toJson } from './json.js';
@@ -52,11 +53,12 @@ export function outputFileName(baseName: string, format: OutputFormat): string {
 
 /** Writes one output file atomically and returns its absolute path. */
 export async function writeOutputFile(opts: WriteOutputOptions): Promise<string> {
-  await mkdir(opts.dir, { recursive: true });
   const name = outputFileName(opts.baseName, opts.format);
-  const dest = opts.onExisting === 'unique' ? await uniquePath(path.resolve(opts.dir), name) : path.resolve(opts.dir, name);
-  await renderOutput(opts, opts.records, dest);
-  return dest;
+  return inFolder(opts.dir, async () => {
+    const dest = opts.onExisting === 'unique' ? await uniquePath(path.resolve(opts.dir), name) : path.resolve(opts.dir, name);
+    await renderOutput(opts, opts.records, dest);
+    return dest;
+  });
 }
 
 /** Renders records in the spec's format to dest, atomically. */

@@ -2,8 +2,9 @@
 // Everything here aims at one property: a value can never add, remove or escape a path segment, and the
 // result is a name every common file system (ext4, APFS, NTFS/SMB shares) accepts.
 import { randomBytes } from 'node:crypto';
-import { copyFile, link, lstat, mkdir, open, realpath, unlink } from 'node:fs/promises';
+import { copyFile, link, lstat, open, realpath, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { inFolder } from './in-folder.js';
 
 export const MAX_FILE_NAME_BYTES = 200;
 
@@ -121,10 +122,9 @@ async function claimFreeName(dir: string, name: string, maxAttempts: number, cla
  * dir, fsyncs it, links that to the free name, then removes the temp file and src. Returns the new path.
  */
 export async function moveFileUnique(src: string, dir: string, name = path.basename(src)): Promise<string> {
-  await mkdir(dir, { recursive: true });
   let dest: string;
   try {
-    dest = await claimFreeName(dir, name, 10_000, (full) => link(src, full));
+    dest = await inFolder(dir, () => claimFreeName(dir, name, 10_000, (full) => link(src, full)));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
     const tmp = path.join(dir, `.${path.basename(src)}.${randomBytes(4).toString('hex')}.tmp`);

@@ -43,6 +43,15 @@ test('per-document replace is idempotent and unique never overwrites', async () 
   assert.deepEqual((await readdir(out)).sort(), ['inv (1).csv', 'inv.csv']);
 });
 
+test('an output folder deleted while the daemon runs is made again on the next write', async () => {
+  const out = path.join(dir, 'deleted-later');
+  const opts = { ...lineItemsCsv, dir: out, baseName: 'inv', records: [invoiceRecord()] };
+  await writeOutputFile(opts);
+  await rm(out, { recursive: true });
+  assert.equal(await writeOutputFile({ ...opts, onExisting: 'unique' }), path.join(out, 'inv.csv'));
+  assert.deepEqual(await readdir(out), ['inv.csv']);
+});
+
 test('writes JSON records in a stable key order', async () => {
   const file = await writeOutputFile({
     ...lineItemsCsv,
