@@ -9,7 +9,7 @@ import { fieldTerms, type FieldTerms } from './field-terms.js';
 import { formatDate } from './format-date.js';
 import { labelCandidates } from './label-candidates.js';
 import { showsMonthFirst } from './parse-date.js';
-import { addressFallback, dateFallback, rankCandidates, vendorFallback } from './role-rules.js';
+import { addressFallback, dateFallback, paidAmount, rankCandidates, vendorFallback } from './role-rules.js';
 import { extractTable } from './extract-table.js';
 import type { TypedValue, ValueContext } from './typed-value.js';
 
@@ -25,6 +25,7 @@ function fallback(lines: Line[], terms: FieldTerms, ctx: ValueContext, dateForma
   }
   if (terms.role === 'vendor') return vendorFallback(lines)?.text ?? null;
   if (terms.role === 'address') return addressFallback(lines, vendorFallback(lines));
+  if (terms.role === 'total') return paidAmount(lines);
   return null;
 }
 

@@ -6,14 +6,69 @@ import type { Candidate } from './label-candidates.js';
 import type { FieldTerms } from './field-terms.js';
 import { findDates } from './parse-date.js';
 import { findAmounts } from './parse-amount.js';
+import { pickAmount } from './typed-value.js';
 import { DUE_WORDS, GRAND_TOTAL_WORDS, hasWord, INCLUSIVE_WORDS, TAX_WORDS, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, tokenize } from './vocabulary.js';
 
 /** Adjusts candidate scores by role; returns them sorted best first. */
 /** Lines that record the payment; the total is printed before them (a tax summary after them has its own "Total"). */
 const PAYMENT_LINE = /^\W*(cash|change|tendered|paid|visa|mastercard|amex|card|debit|credit card|kartenzahlung|bar|espèces|cb)\b/i;
 
+const TENDERED_LINE = /^\W*(cash|tendered|paid|amount paid|paid amount|bar|gegeben|espèces|visa|mastercard|amex|card|debit|credit card|kartenzahlung|cb)\b/i;
+const TAX_SUMMARY = /\b(tax|gst|vat|sst|mwst|ust|tva)\s*(summary|analysis|breakdown|details|übersicht|récapitulatif)\b/i;
+const CHANGE_LINE = /^\W*(change|rückgeld|zurück|rendu|monnaie)\b/i;
+
+const moneyOn = (text: string): number | null => {
+  const a = pickAmount(text);
+  return a && a.decimals ? a.value : null;
+};
+
+/**
+ * The sum the customer paid, from the payment lines: tendered minus change ("CASH 100.00" …
+ * "CHANGE 18.10" → 81.90), or the tendered amount alone when no change is printed. A payment mode
+ * printed as a heading ("CASH" with its amount on the next line) counts too.
+ */
+export function paidAmount(lines: Line[]): number | null {
+  for (const [i, l] of lines.entries()) {
+    if (!TENDERED_LINE.test(l.text)) continue;
+    let tendered = moneyOn(l.text);
+    if (tendered === null && lines[i + 1] && /^\W*(?:[A-Z]{1,3}\s?)?[\d.,\s]+$/.test(lines[i + 1].text)) tendered = moneyOn(lines[i + 1].text);
+    if (tendered === null || tendered <= 0) continue;
+    const change = lines.slice(i + 1, i + 5).find((n) => CHANGE_LINE.test(n.text));
+    const back = change ? moneyOn(change.text) : 0;
+    if (back === null || back < 0 || back >= tendered) return change ? null : tendered;
+    return Math.round((tendered - back) * 100) / 100;
+  }
+  return null;
+}
+
+const ROUNDING_LINE = /\b(rounding|round(ed)?\s*adj\w*|rundung|arrondi)/i;
+
+/**
+ * A total followed by a rounding adjustment and then by the rounded sum ("TOTAL 60.31",
+ * "ROUNDING -0.01", "60.30"): the rounded sum is what was paid. Returns it, or null.
+ */
+function roundedTotal(c: Candidate, lines: Line[]): number | null {
+  if (c.value.kind !== 'number') return null;
+  const v = c.value.value;
+  const at = lines.findIndex((l) => l.index > c.line.index && l.index <= c.line.index + 4 && ROUNDING_LINE.test(l.text));
+  if (at < 0) return null;
+  const r = moneyOn(lines[at].text);
+  if (r === null || r === 0 || Math.abs(r) >= 1) return null;
+  const rounded = Math.round((v + r) * 100) / 100;
+  const shown = lines.slice(at + 1, at + 4).some((l) => findAmounts(l.text).some((a) => a.decimals && Math.abs(a.value - rounded) < 0.005));
+  return shown ? rounded : null;
+}
+
+/** An amount whose decimal point OCR lost ("1200" for 12.00) read as the paid sum it spells. */
+const sameAmount = (c: Candidate, paid: number): boolean =>
+  c.value.kind === 'number' && (Math.abs(c.value.value - paid) < 0.005 || (!c.value.amount.decimals && Math.abs(c.value.value / 100 - paid) < 0.005));
+
 export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: number, lines: Line[] = []): Candidate[] {
-  const paymentAt = lines.find((l) => PAYMENT_LINE.test(l.text))?.index ?? Infinity;
+  // A payment line carries an amount; a bare "CASH" at the top is the sale's type, not its payment.
+  const paymentAt = lines.find((l) => PAYMENT_LINE.test(l.text) && moneyOn(l.text) !== null)?.index ?? Infinity;
+  const paid = terms.role === 'total' ? paidAmount(lines) : null;
+  // A tax summary table ("GST Summary", "VAT analysis") repeats net and tax under its own "Total".
+  const taxSummaryAt = lines.find((l) => TAX_SUMMARY.test(l.text))?.index ?? Infinity;
   const maxValue = Math.max(...cands.map((c) => (c.value.kind === 'number' ? c.value.value : -Infinity)));
   // The field's own name words, before synonyms ("total" has "due" among its synonyms).
   const asksForDue = terms.name.toLowerCase().split(/[_\s]+/).some((w) => DUE_WORDS.has(w));
@@ -31,11 +86,19 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       if (c.value.kind === 'number' && !c.value.amount.decimals && !c.value.amount.currency) c.score -= 0.5;
       if (/%/.test(c.line.text)) c.score -= 0.3;
       c.score += 0.2 * position;
-      if (c.line.index > paymentAt) c.score -= 0.4;
+      if (c.line.index > paymentAt) c.score -= 0.6;
+      if (c.line.index > taxSummaryAt) c.score -= 0.5;
       if (c.value.kind === 'number' && c.value.value === maxValue) c.score += 0.1;
       if (c.value.kind === 'number' && c.value.value <= 0) c.score -= 0.3;
       // A column header ("Amount") over the first row of a table is not the total's label.
       if (c.source === 'below' && c.labelLine.phrases.length >= 3) c.score -= 0.5;
+      const rounded = roundedTotal(c, lines);
+      if (rounded !== null && c.value.kind === 'number') c.value = { ...c.value, value: rounded, amount: { ...c.value.amount, value: rounded } };
+      // What the payment lines say was paid confirms a total (a cash or card line is its own candidate).
+      if (paid !== null && sameAmount(c, paid) && !PAYMENT_LINE.test(c.labelLine.text) && !PAYMENT_LINE.test(c.line.text)) {
+        c.score += 0.4;
+        if (c.value.kind === 'number' && !c.value.amount.decimals) c.value = { ...c.value, value: paid, amount: { ...c.value.amount, value: paid, decimals: true } };
+      }
     } else if (terms.role === 'date') {
       if (c.labelTokens.some((t) => OTHER_DATE_WORDS.has(t))) c.score -= 0.8;
       c.score += 0.1 * (1 - position);
@@ -44,7 +107,29 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       if (c.value.kind === 'text' && c.value.value.split(/\s+/).length > 8) c.score -= 0.5;
     }
   }
+  if (terms.role === 'total') settleNetAndGross(cands);
   return cands.sort((a, b) => b.score - a.score);
+}
+
+const NET_WORDS = new Set(['net', 'netto', 'nett']);
+const GROSS_WORDS = new Set(['gross', 'brutto']);
+
+/**
+ * "Net" and "gross" name opposite amounts on different documents: net before tax and gross with it on
+ * an invoice, gross before and net after tax and service charge on some receipts. The larger of the
+ * two is the one that includes everything, so when a net amount exceeds the gross one they swap roles.
+ */
+function settleNetAndGross(cands: Candidate[]): void {
+  const valued = (words: Set<string>) => cands.filter((c) => c.value.kind === 'number' && c.labelTokens.some((t) => words.has(t)));
+  const value = (c: Candidate) => (c.value.kind === 'number' ? c.value.value : 0);
+  const nets = valued(NET_WORDS);
+  const grosses = valued(GROSS_WORDS);
+  if (nets.length === 0 || grosses.length === 0) return;
+  const maxGross = Math.max(...grosses.map(value));
+  const biggerNets = nets.filter((c) => value(c) > maxGross);
+  if (biggerNets.length === 0) return;
+  for (const c of biggerNets) c.score += 1;
+  for (const c of grosses) c.score -= 1;
 }
 
 const COMPANY_SUFFIX = /\b(gmbh|ag|kg|ug|ltd|limited|llc|inc|corp|corporation|co|company|sdn|bhd|berhad|plc|sa|sas|sarl|s\.a\.|bv|nv|oy|ab|as|pty|enterprise|enterprises|trading|store|stores|restaurant|cafe|café|hotel|shop|mart|market|supermarket)\b\.?/i;

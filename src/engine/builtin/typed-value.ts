@@ -8,6 +8,9 @@ export type TypedValue = { kind: 'date'; date: CalendarDate } | { kind: 'number'
 const LEADING_PUNCT = /^[\s:#.\-–—=|/]+/;
 const TRAILING_PUNCT = /[\s:|,;]+$/;
 
+/** A value of two digit groups, the second of two digits ("RM 47 80"): OCR lost the decimal point. */
+const LOST_DECIMAL_POINT = /^(?:[A-Z]{1,3}\s?)?\d{1,6} \d{2}$/;
+
 export interface ValueContext {
   monthFirst: boolean;
 }
@@ -16,7 +19,8 @@ export interface ValueContext {
 export function pickAmount(raw: string): AmountMatch | null {
   // OCR often puts a space after the decimal mark ("RM53. 60").
   const text = raw.replace(/(\d[.,]) (\d{2})(?!\d)/g, '$1$2');
-  const all = findAmounts(text).filter((a) => !isPartOfDate(text, a));
+  // A rate ("GST @ 6%") is not an amount.
+  const all = findAmounts(text).filter((a) => !isPartOfDate(text, a) && !/^\s?%/.test(text.slice(a.end)));
   if (all.length === 0) return null;
   const money = all.filter((a) => a.decimals || a.currency);
   return (money.length ? money : all)[(money.length ? money : all).length - 1];
@@ -46,7 +50,7 @@ export function typedValue(text: string, terms: FieldTerms, ctx: ValueContext): 
     return d ? { kind: 'date', date: d.date } : null;
   }
   if (terms.type === 'number') {
-    const a = pickAmount(text);
+    const a = pickAmount(LOST_DECIMAL_POINT.test(text.trim()) ? text.trim().replace(/ (\d{2})$/, '.$1') : text);
     return a ? { kind: 'number', value: a.value, amount: a } : null;
   }
   const v = cleanText(text, terms);

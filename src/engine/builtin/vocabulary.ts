@@ -7,7 +7,7 @@ const SYNONYM_GROUPS: string[][] = [
   ['number', 'no', 'nr', 'num', '#', 'nummer', 'numero', 'numéro', 'n°', 'no.', 'nº', 'ref', 'reference', 'id'],
   ['invoice', 'inv', 'bill', 'rechnung', 'facture', 'rechnungs', 'receipt', 'beleg', 'quittung'],
   ['date', 'dated', 'datum', 'issued', 'issue', 'rechnungsdatum', 'belegdatum'],
-  ['total', 'amount', 'sum', 'gesamt', 'gesamtbetrag', 'summe', 'betrag', 'montant', 'ttc', 'balance', 'due', 'payable', 'endbetrag', 'zahlbetrag', 'rechnungsbetrag', 'bruttobetrag'],
+  ['total', 'amount', 'amt', 'sum', 'gesamt', 'gesamtbetrag', 'summe', 'betrag', 'montant', 'ttc', 'balance', 'due', 'payable', 'endbetrag', 'zahlbetrag', 'rechnungsbetrag', 'bruttobetrag'],
   ['vendor', 'seller', 'supplier', 'from', 'company', 'merchant', 'issuer', 'store', 'shop', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur'],
   ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to'],
   ['address', 'addr', 'adresse', 'anschrift', 'location'],

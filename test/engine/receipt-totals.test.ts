@@ -1,0 +1,51 @@
+// Receipt totals: payment lines, rounding, tax summaries, rates, OCR-damaged amounts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FieldDefinition } from '../../src/api/types.js';
+import { extractFields } from '../../src/engine/builtin/extract-fields.js';
+import { makePage, type FixtureLine } from './page-fixture.js';
+
+const TOTAL: FieldDefinition[] = [{ name: 'total', type: 'number', description: 'Total amount paid' }];
+const total = (lines: FixtureLine[]) => extractFields({ pages: [makePage(lines)], fields: TOTAL, dateFormat: null, detectLayout: true, detectTables: false }).data.total;
+const row = (label: string, value: string): FixtureLine => [[50, label], [300, value]];
+
+test('a rate next to the total label is not the total ("Total Incl. GST @ 6%")', () => {
+  assert.equal(total(['Item A 1 3.90', [[50, 'Total Incl. GST@6%'], [200, 'RM 3.90']]]), 3.9);
+  assert.equal(total(['Item A 1 79.50', 'Total Amt Incl. GST @ 6% : 79.50']), 79.5);
+});
+
+test('without a readable total, the total is what was paid: tendered minus change', () => {
+  // The total line lost its value (as OCR leaves it); cash and change still say what was paid.
+  assert.equal(total(['Item A 2 x 95.00 190.00', 'Total (Inclusive of GST):', row('CASH', '200.00'), row('CHANGE', '10.00')]), 190);
+  // A payment mode heading with its amount on the next line, no change given.
+  assert.equal(total(['DPL.05 RM 149.00', 'DPL.04 RM 21.00', 'CASH', 'RM 170.00']), 170);
+});
+
+test('the paid sum confirms a total whose decimal point was lost', () => {
+  assert.equal(total(['Item A 2 12.00', row('Total Amt Incl. GST', '1200'), row('Paid Amount', '20.00'), row('Change', '8.00')]), 12);
+});
+
+test('a bare payment-mode heading at the top is not a payment line: a total after the real payment lines still ranks lower', () => {
+  assert.equal(total(['CASH', 'Doc No CS0001', 'Item A 1 80.91', row('Total', '80.90'), row('CASH', '100.00'), row('Total', '80.91')]), 80.9);
+});
+
+test('a tax summary total is not the total', () => {
+  assert.equal(total(['Item A 1 80.91', row('Total', '80.90'), 'GST SUMMARY', row('Total :', '80.91')]), 80.9);
+});
+
+test('a total followed by a rounding adjustment and the rounded sum gives the rounded sum', () => {
+  assert.equal(total(['Item A 1 60.31', row('TOTAL AMT', '60.31'), row('ROUNDING ADJ', '-0.01'), row('', '60.30'), 'Thank you']), 60.3);
+  // Without the rounded sum printed, the total stays as printed.
+  assert.equal(total(['Item A 1 60.31', row('TOTAL AMT', '60.31'), row('ROUNDING ADJ', '-0.01'), 'Thank you']), 60.31);
+});
+
+test('of net and gross, the larger amount is the total ("Gross Amt" before tax, "Net Amt" after)', () => {
+  assert.equal(total(['Item A 1 47.80', row('Gross Amt', '47.80'), row('Svr Tax', '2.87'), row('GST (6%)', '2.86'), row('Net Amt :', '53.55')]), 53.55);
+  // The invoice sense stays: net before tax, gross with it.
+  assert.equal(total(['Item A 1 100.00', row('Net amount', '100.00'), row('VAT 19%', '19.00'), row('Gross amount', '119.00')]), 119);
+});
+
+test('OCR amounts that lost their decimal point are read with it ("RM 88 17")', () => {
+  assert.equal(total(['Item A 1 88.17', row('Total', 'RM 88 17'), row('Visa', 'RM 88.17')]), 88.17);
+  assert.equal(total(['Item A 1 47.80', row('Total', '47 80')]), 47.8);
+});
