@@ -32,6 +32,30 @@ test('opens in WAL mode at the latest schema version and migrates only once', as
   await again.close();
 });
 
+test('writes asked for in the same turn commit together, and a failing one undoes only itself', async () => {
+  const path = join(dir, 'group-commit.db');
+  const ledger = await openSqliteLedger(path);
+  const input = (name: string) => ({ rule: 'r', path: `/in/${name}.pdf`, size: 1, mtimeMs: 1, sha256: name });
+  const [a, b] = await Promise.all([ledger.addInput(input('a')), ledger.addInput(input('b'))]);
+  const outcomes = await Promise.allSettled([
+    ledger.transition(a.record.id, 'queued', 'uploaded', { documentId: 'doc-a' }),
+    ledger.transition(b.record.id, 'submitted', 'extracted', {}), // b is queued: a conflict
+    ledger.recordAttempt(b.record.id, { attempts: 1, lastError: 'busy' }),
+  ]);
+  assert.equal(outcomes[0].status, 'fulfilled');
+  assert.equal(outcomes[1].status, 'rejected');
+  assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /is queued, not submitted/);
+  assert.equal(outcomes[2].status, 'fulfilled');
+  await ledger.close();
+  const again = await openSqliteLedger(path);
+  assert.equal((await again.get(a.record.id))?.documentId, 'doc-a', 'the good write was committed');
+  const bNow = await again.get(b.record.id);
+  assert.equal(bNow?.state, 'queued');
+  assert.equal(bNow?.lastError, 'busy', 'the write after the failed one was committed too');
+  assert.deepEqual((await again.events(b.record.id)).map((e) => e.kind), ['queued', 'error'], 'the failed write left no event');
+  await again.close();
+});
+
 test('refuses a database written by a newer docdrop', async () => {
   const path = join(dir, 'newer.db');
   const db = new Database(path);
