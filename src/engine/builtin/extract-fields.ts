@@ -9,7 +9,8 @@ import { fieldTerms, type FieldTerms } from './field-terms.js';
 import { formatDate } from './format-date.js';
 import { labelCandidates } from './label-candidates.js';
 import { showsMonthFirst } from './parse-date.js';
-import { addressFallback, dateFallback, paidAmount, rankCandidates, vendorFallback } from './role-rules.js';
+import { dateFallback, paidAmount, rankCandidates } from './role-rules.js';
+import { addressFallback, vendorFallback } from './letterhead.js';
 import { extractTable } from './extract-table.js';
 import type { TypedValue, ValueContext } from './typed-value.js';
 

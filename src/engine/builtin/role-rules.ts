@@ -1,15 +1,14 @@
 // Role-specific scoring of labelled candidates (grand total over subtotal, the document date over a
-// due date) and the fallbacks used when a field's label is not printed at all (the vendor's name in
-// the letterhead, its address below it, the first date of the document).
+// due date) and the fallbacks used when a field's label is not printed at all (the sum paid, the
+// first date of the document). The issuer's name and address: letterhead.ts.
 import type { Line } from '../layout/lines.js';
 import type { Candidate } from './label-candidates.js';
 import type { FieldTerms } from './field-terms.js';
 import { findDates } from './parse-date.js';
 import { findAmounts } from './parse-amount.js';
 import { pickAmount } from './typed-value.js';
-import { DUE_WORDS, GRAND_TOTAL_WORDS, hasWord, INCLUSIVE_WORDS, TAX_WORDS, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, tokenize } from './vocabulary.js';
+import { DUE_WORDS, GRAND_TOTAL_WORDS, hasWord, INCLUSIVE_WORDS, TAX_WORDS, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, synonymsOf, tokenize } from './vocabulary.js';
 
-/** Adjusts candidate scores by role; returns them sorted best first. */
 /** Lines that record the payment; the total is printed before them (a tax summary after them has its own "Total"). */
 const PAYMENT_LINE = /^\W*(cash|change|tendered|paid|visa|mastercard|amex|card|debit|credit card|kartenzahlung|bar|espèces|cb)\b/i;
 
@@ -63,6 +62,7 @@ function roundedTotal(c: Candidate, lines: Line[]): number | null {
 const sameAmount = (c: Candidate, paid: number): boolean =>
   c.value.kind === 'number' && (Math.abs(c.value.value - paid) < 0.005 || (!c.value.amount.decimals && Math.abs(c.value.value / 100 - paid) < 0.005));
 
+/** Adjusts candidate scores by role; returns them sorted best first. */
 export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: number, lines: Line[] = []): Candidate[] {
   // A payment line carries an amount; a bare "CASH" at the top is the sale's type, not its payment.
   const paymentAt = lines.find((l) => PAYMENT_LINE.test(l.text) && moneyOn(l.text) !== null)?.index ?? Infinity;
@@ -105,11 +105,16 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
     } else if (terms.role === 'vendor' || terms.role === 'address') {
       if (c.value.kind === 'text' && !/\p{L}{2}/u.test(c.value.value)) c.score -= 1;
       if (c.value.kind === 'text' && c.value.value.split(/\s+/).length > 8) c.score -= 0.5;
+      // "Company No: 12345-A", "Company Reg. 123": a registration label, not the name's.
+      const words = [...c.labelTokens, ...(c.value.kind === 'text' ? tokenize(c.value.value).slice(0, 1) : [])];
+      if (words.some((t) => NUMBER_WORDS.has(t) || t === 'reg' || t === 'registration')) c.score -= 1;
     }
   }
   if (terms.role === 'total') settleNetAndGross(cands);
   return cands.sort((a, b) => b.score - a.score);
 }
+
+const NUMBER_WORDS = synonymsOf('number');
 
 const NET_WORDS = new Set(['net', 'netto', 'nett']);
 const GROSS_WORDS = new Set(['gross', 'brutto']);
@@ -130,86 +135,6 @@ function settleNetAndGross(cands: Candidate[]): void {
   if (biggerNets.length === 0) return;
   for (const c of biggerNets) c.score += 1;
   for (const c of grosses) c.score -= 1;
-}
-
-const COMPANY_SUFFIX = /\b(gmbh|ag|kg|ug|ltd|limited|llc|inc|corp|corporation|co|company|sdn|bhd|berhad|plc|sa|sas|sarl|s\.a\.|bv|nv|oy|ab|as|pty|enterprise|enterprises|trading|store|stores|restaurant|cafe|café|hotel|shop|mart|market|supermarket)\b\.?/i;
-const NOT_A_NAME = /\b(invoice|rechnung|facture|receipt|quittung|tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|no\.?|nr\.?|gst|vat|reg|kassenbon|beleg|table|cashier)\b/i;
-const ADDRESS_STOP = /\b(tel|phone|fax|e-?mail|www|http|gst|vat|tax|reg|invoice|receipt|rechnung|facture|date|datum|cashier|table|no\s*:)\b|@/i;
-
-function letterRatio(text: string): number {
-  const letters = (text.match(/\p{L}/gu) ?? []).length;
-  return text.length ? letters / text.replace(/\s/g, '').length : 0;
-}
-
-const DOC_TYPE_WORD = /^(tax\s+)?(invoice|rechnung|facture|receipt|quittung|bill|credit note|gutschrift)\b[\s:]*|[\s:]*\b(tax\s+)?(invoice|rechnung|facture|receipt|quittung)$/gi;
-
-const SENDER_SEPARATOR = /\s+[-–·•●|]\s+|\s*[·•●|]\s*/;
-
-/** The issuer's name: the most prominent name-like phrase near the top of the first page. */
-/** Registration numbers printed after a company name: "AEON CO. (M) BHD (126925-H)". */
-const TRAILING_REG_NO = /\s*[({[][^)}\]]*\d[^)}\]]*[)}\]]?\s*$/;
-/** Lines under a name that carry its registration, not its address: "(123456-X)", "Company No: 12345-A". */
-const REGISTRATION_LINE = /^[({[][^)}\]]*\d[^)}\]]*[)}\]]?$|\b(company|co|reg|roc|registration|business)\b\.?\s*(no|nr|number)\b/i;
-const PHONE = /\d{2,4}[-\s]\s?\d{3,4}\s?\d{3,4}/;
-
-function meanConf(line: Line): number {
-  const cs = line.words.map((w) => w.conf).filter((c): c is number => c !== undefined);
-  return cs.length ? cs.reduce((a, b) => a + b, 0) / cs.length : 100;
-}
-
-/** The issuer's name: the most prominent name-like text near the top of the first page. */
-export function vendorFallback(lines: Line[]): { line: Line; text: string } | null {
-  const top = lines.filter((l) => l.page === lines[0]?.page).slice(0, 12);
-  if (top.length === 0) return null;
-  const maxH = Math.max(...top.map((l) => l.height));
-  let best: { line: Line; text: string; score: number } | null = null;
-  top.forEach((l, i) => {
-    // A sender line above an address window ("ACME GmbH · Main St 1 · 12345 Town") starts with the name.
-    const parts = l.text.split(SENDER_SEPARATOR);
-    // OCR splits names at wide letter gaps, so on OCR pages the whole line is a candidate too.
-    const ocr = l.words.some((w) => w.conf !== undefined);
-    const options = [
-      ...(ocr ? [{ text: l.text, bonus: 0, height: l.height }] : []),
-      // A phrase's own size: a small name next to a big "INVOICE" title is still small print.
-      ...l.phrases.map((ph) => ({ text: ph.text, bonus: 0, height: Math.max(...ph.words.map((w) => w.y1 - w.y0)) })),
-      ...(parts.length >= 3 ? [{ text: parts[0], bonus: 0.5, height: l.height }] : []),
-    ];
-    for (const o of options) {
-      const text = o.text.replace(DOC_TYPE_WORD, '').replace(TRAILING_REG_NO, '').replace(/^[^:]{1,25}:\s*/, '').replace(/[,;]+$/, '').trim();
-      const letters = (text.match(/\p{L}/gu) ?? []).length;
-      if (letters < 4 || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8) continue;
-      let score = o.height / maxH - 0.04 * i + 0.01 * text.split(/\s+/).length + o.bonus;
-      if (COMPANY_SUFFIX.test(text)) score += 0.5;
-      // A party's name is followed by its address (a street number or a postcode on the next line).
-      const next = top.slice(i + 1).find((n) => !REGISTRATION_LINE.test(n.text.trim()));
-      if (next && next.x0 <= l.x1 && next.x1 >= l.x0 && /^\d+\w?\b|\b\w+\s+\d+\w?,?$|\b\d{4,5}\b/.test(next.text.trim())) score += 0.15;
-      if (NOT_A_NAME.test(text) || /@|\.(com|net|org|de|fr)\b/i.test(text)) score -= 0.6;
-      // Names are printed in capitals or title case; an all-lower-case line is a slogan or noise.
-      if (!/\p{Lu}/u.test(text)) score -= 0.4;
-      if (meanConf(l) < 60) score -= 0.4;
-      if (findDates(text).length || findAmounts(text).some((a) => a.decimals)) score -= 0.5;
-      if (!best || score > best.score) best = { line: l, text, score };
-    }
-  });
-  return best;
-}
-
-/** The lines right below the vendor's name up to a phone/tax/date line: the issuer's address. */
-export function addressFallback(lines: Line[], vendorAt: { line: Line } | null): string | null {
-  if (!vendorAt) return null;
-  const vendor = vendorAt.line;
-  const out: string[] = [];
-  for (const l of lines.slice(vendor.index + 1, vendor.index + 8)) {
-    if (l.page !== vendor.page) break;
-    const text = l.text.trim();
-    if (out.length === 0 && REGISTRATION_LINE.test(text)) continue;
-    // A price at the end of a line means the items have started.
-    if (ADDRESS_STOP.test(text) || findDates(text).length || PHONE.test(text) || /\d[.,]\d{2}$/.test(text)) break;
-    // A registration number run into the first address line ("789117-W NO.53 ...") is not address.
-    out.push(out.length === 0 ? text.replace(/^(?:[A-Z]*\d{5,}-?[A-Z]?\W?|(?:company|co)\.?\s*(?:reg\.?\s*)?no\W*\s*[\w-]*\d[\w-]*)\s+/i, '') : text);
-    if (out.length >= 4) break;
-  }
-  return out.length ? out.join(' ') : null;
 }
 
 /** The document's first date that is not labelled as some other date. */

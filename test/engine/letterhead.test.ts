@@ -1,0 +1,61 @@
+// The issuer's name and address at the top of a receipt or letterhead, without printed labels.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FieldDefinition } from '../../src/api/types.js';
+import { extractFields } from '../../src/engine/builtin/extract-fields.js';
+import type { PageText } from '../../src/engine/types.js';
+import { makePage, type FixtureLine } from './page-fixture.js';
+
+const FIELDS: FieldDefinition[] = [
+  { name: 'company', type: 'text', description: 'Name of the shop or business' },
+  { name: 'address', type: 'text', description: 'Address of the shop' },
+];
+const read = (page: PageText) => extractFields({ pages: [page], fields: FIELDS, dateFormat: null, detectLayout: true, detectTables: false }).data;
+/** An OCR page: every word with a confidence; `lowConf` lines read badly (a logo) and `tall` lines are four times as high. */
+function ocrPage(lines: FixtureLine[], opts: { lowConf?: number[]; tall?: number[] } = {}): PageText {
+  const page = makePage(lines);
+  const lineOf = (y0: number) => Math.round((y0 - 50) / 14);
+  for (const w of page.words) {
+    const i = lineOf(w.y0);
+    w.conf = opts.lowConf?.includes(i) ? 20 : 90;
+    if (opts.tall?.includes(i)) w.y1 = w.y0 + 40;
+  }
+  return { ...page, source: 'ocr' };
+}
+
+test('a tall, badly read logo line above the name is not the name', () => {
+  const r = read(ocrPage(['SEES NJ Sy', '', '', 'GOLDEN LEAF', '(123456-A)', 'NO 12, JALAN MERAH 3,', '81100 JOHOR BAHRU', 'TEL: 07-1234567'], { lowConf: [0], tall: [0] }));
+  assert.equal(r.company, 'GOLDEN LEAF');
+  assert.equal(r.address, 'NO 12, JALAN MERAH 3, 81100 JOHOR BAHRU');
+});
+
+test('an item line with a price is not the name, and the address lines are not either', () => {
+  const r = read(ocrPage(['RELAIS OULMES', 'AUTOROUTE RABAT MEKNES', '15000 KHEMISSET', 'Tel : 05.22.95.66.66', [[50, 'CAFE CREME'], [200, '12.00'], [260, '2'], [300, '24.00']]]));
+  assert.equal(r.company, 'RELAIS OULMES');
+  assert.equal(r.address, 'AUTOROUTE RABAT MEKNES 15000 KHEMISSET');
+});
+
+test('a name printed over two lines is read whole', () => {
+  const r = read(ocrPage(['LIAN CHI PU TIAN VEGETARIAN', 'RESTAURANT SDN BHD', '(1095514-X)', '54 JALAN SS23/11', 'TAMAN SEA 47400', 'Tel: 03-7805 7889']));
+  assert.equal(r.company, 'LIAN CHI PU TIAN VEGETARIAN RESTAURANT SDN BHD');
+  assert.equal(r.address, '54 JALAN SS23/11 TAMAN SEA 47400');
+});
+
+test('the address starts at the first address-like line, past registration, tax, site and date lines', () => {
+  const r = read(ocrPage(['SUN WONG KUT SDN BHD', 'Company No- 20865-V', 'Site: 1046', '176 JLN SUNGEI BESI', '57100 KUALA LUMPUR', 'Telephone: 03-9221345']));
+  assert.equal(r.company, 'SUN WONG KUT SDN BHD');
+  assert.equal(r.address, '176 JLN SUNGEI BESI 57100 KUALA LUMPUR');
+  const dated = read(ocrPage(['UNIHAKKA INTERNATIONAL SDN BHD', '05 Mar 2018 18:24', '(867388-U)', '12, Jalan Tampoi 7/4 Kawasan Perindustrian', 'Tampoi,81200 Johor Bahru, Johor', 'TAX INVOICE']));
+  assert.equal(dated.address, '12, Jalan Tampoi 7/4 Kawasan Perindustrian Tampoi,81200 Johor Bahru, Johor');
+});
+
+test('the address takes up to five lines and stops at a tax-number line or a bare number', () => {
+  const lines = ['YHM SHOP SDN BHD', '5117, Second Floor,', 'Tebrau City,', '1, Jalan Desa Tebrau,', 'Taman Desa Tebrau,', '81100 Johor Bahru, Johor.'];
+  assert.equal(read(ocrPage([...lines, '002105827328', 'TAX INVOICE'])).address, lines.slice(1).join(' '));
+  assert.equal(read(ocrPage([...lines.slice(0, 4), 'GSTID 002138201536'])).address, lines.slice(1, 4).join(' '));
+});
+
+test('a house number after "No" starts the address ("No 7. Simpang Off Batu Village")', () => {
+  const r = read(ocrPage(['LIM SENG THO HARDWARE TRADING', 'No 7. Simpang Off Batu Village', 'Jalan Ipoh Batu 5, 51200 Kuala Lumpur', 'MALAYSIA', 'Tel & Fax No 03-6258 7191']));
+  assert.equal(r.address, 'No 7. Simpang Off Batu Village Jalan Ipoh Batu 5, 51200 Kuala Lumpur MALAYSIA');
+});
