@@ -64,3 +64,11 @@ test('reads amounts with separators, currencies and negative forms', () => {
   ];
   for (const [text, want] of cases) assert.equal(parseAmount(text), want, text);
 });
+
+test('reads a date whose separators OCR lost only when asked (next to a date label)', () => {
+  assert.deepEqual(findDates('05 03- 2018 19: 02: 50'), []);
+  assert.deepEqual(findDates('05 03- 2018 19: 02: 50', { loose: true })[0]?.date, { year: 2018, month: 3, day: 5 });
+  assert.deepEqual(findDates('25 12 2019', { loose: true })[0]?.date, { year: 2019, month: 12, day: 25 });
+  // Two-digit years stay strict: "12 05 18" is as likely a time or a count.
+  assert.deepEqual(findDates('12 05 18', { loose: true }), []);
+});

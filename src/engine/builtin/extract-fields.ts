@@ -47,8 +47,9 @@ function isMissing(v: unknown): boolean {
 export function extractFields(input: ExtractInput): ExtractOutput {
   const lines = documentLines(input.pages, { detectLayout: input.detectLayout });
   const allText = lines.map((l) => l.text).join('\n');
-  // Ambiguous d/m vs m/d dates follow the document's own unambiguous dates, else dollar documents read m/d.
-  const ctx: ValueContext = { monthFirst: showsMonthFirst(allText) || (!/\d{1,2}\.\d{1,2}\.\d{2,4}/.test(allText) && /\$\s?\d/.test(allText) && !/\b(RM|SGD|AUD|NZD|CAD)\b/.test(allText)) };
+  // Ambiguous d/m vs m/d dates follow the document's own unambiguous dates, else dollar documents
+  // ($12.50, not an OCR'd "$000022185") read m/d.
+  const ctx: ValueContext = { monthFirst: showsMonthFirst(allText) || (!/\d{1,2}\.\d{1,2}\.\d{2,4}/.test(allText) && /\$\s?\d+\.\d{2}\b/.test(allText) && !/\b(RM|SGD|AUD|NZD|CAD)\b/.test(allText)) };
   const data: Record<string, unknown> = {};
   const missingRequired: string[] = [];
   for (const field of input.fields) {

@@ -103,10 +103,23 @@ const patterns: Pattern[] = [
   },
 ];
 
+/**
+ * OCR drops or spaces out date separators ("05 03- 2018"). Read that way only where a label says a
+ * date follows, and only with a four-digit year.
+ */
+const LOOSE: Pattern = {
+  re: /(?<![\d.,/])(\d{1,2})\s*[./-]?\s+(\d{1,2})\s*[./-]?\s*((?:19|20)\d{2})(?!\d)|(?<![\d.,/])(\d{1,2})\s*[./-]\s*(\d{1,2})\s+((?:19|20)\d{2})(?!\d)/g,
+  build: (m, monthFirst) => {
+    const [a, b, year] = m[1] ? [+m[1], +m[2], +m[3]] : [+m[4], +m[5], +m[6]];
+    const dayFirst = a > 12 || (!monthFirst && b <= 12);
+    return { date: dayFirst ? { year, month: b, day: a } : { year, month: a, day: b }, ambiguous: a <= 12 && b <= 12 && a !== b };
+  },
+};
+
 /** Every date in `text`, in order of position; overlapping matches keep the earliest, longest. */
-export function findDates(text: string, opts: { monthFirst?: boolean } = {}): DateMatch[] {
+export function findDates(text: string, opts: { monthFirst?: boolean; loose?: boolean } = {}): DateMatch[] {
   const found: DateMatch[] = [];
-  for (const p of patterns) {
+  for (const p of opts.loose ? [...patterns, LOOSE] : patterns) {
     p.re.lastIndex = 0;
     for (let m = p.re.exec(text); m; m = p.re.exec(text)) {
       const built = p.build(m, opts.monthFirst ?? false);

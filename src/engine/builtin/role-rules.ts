@@ -137,13 +137,18 @@ function settleNetAndGross(cands: Candidate[]): void {
   for (const c of grosses) c.score -= 1;
 }
 
+/** An other-date word before a date labels it, unless a number word follows it ("Order No. 1000219 11/03/2018"). */
+function labelsOtherDate(before: string[]): boolean {
+  const at = before.findLastIndex((t) => OTHER_DATE_WORDS.has(t));
+  return at >= 0 && !before.slice(at + 1).some((t) => NUMBER_WORDS.has(t));
+}
+
 /** The document's first date that is not labelled as some other date. */
 export function dateFallback(lines: Line[], monthFirst: boolean): { line: Line; date: ReturnType<typeof findDates>[number]['date'] } | null {
   for (const l of lines) {
     const found = findDates(l.text, { monthFirst });
     if (found.length === 0) continue;
-    const before = tokenize(l.text.slice(0, found[0].start));
-    if (before.some((t) => OTHER_DATE_WORDS.has(t))) continue;
+    if (labelsOtherDate(tokenize(l.text.slice(0, found[0].start)))) continue;
     return { line: l, date: found[0].date };
   }
   return null;

@@ -46,7 +46,8 @@ export function cleanText(text: string, terms: FieldTerms): string | null {
 
 export function typedValue(text: string, terms: FieldTerms, ctx: ValueContext): TypedValue | null {
   if (terms.type === 'date') {
-    const d = findDates(text, { monthFirst: ctx.monthFirst })[0];
+    // Next to a date label, a date whose separators OCR lost still counts.
+    const d = findDates(text, { monthFirst: ctx.monthFirst })[0] ?? findDates(text, { monthFirst: ctx.monthFirst, loose: true })[0];
     return d ? { kind: 'date', date: d.date } : null;
   }
   if (terms.type === 'number') {
