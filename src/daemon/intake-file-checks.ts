@@ -5,14 +5,67 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
+import { kindFromHead } from '../engine/read/detect-file-kind.js';
 import type { FileKind } from '../engine/types.js';
 
 export type CompleteFileKind = FileKind;
 
+/** Files up to this size are read once into memory for all three checks; larger ones are streamed. */
+const READ_WHOLE_MAX_BYTES = 1024 * 1024;
+const HEAD_BYTES = 1024 + 5;
+
+export interface FileInspection {
+  size: number;
+  mtimeMs: number;
+  /** From the content; null when not a supported type. */
+  kind: FileKind | null;
+  /** False while the file is still being written (its format's end marker is missing). */
+  complete: boolean;
+  /** sha256 hex of the content; null when the file is not complete. */
+  sha256: string | null;
+}
+
+type ReadAt = (offset: number, len: number) => Promise<Buffer>;
+
+/**
+ * Type, completeness and sha256 of a file through one open file handle (one read for a typical
+ * document), instead of opening it once per check. Null when it is gone or not a regular file.
+ */
+export async function inspectFile(path: string): Promise<FileInspection | null> {
+  let fh: FileHandle;
+  try {
+    fh = await open(path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) return null;
+    const whole = st.size <= READ_WHOLE_MAX_BYTES ? await fh.readFile() : null;
+    const size = whole ? whole.length : st.size;
+    const readAt: ReadAt = whole ? async (o, n) => whole.subarray(o, o + n) : (o, n) => readBytes(fh, o, n);
+    const kind = kindFromHead(await readAt(0, Math.min(HEAD_BYTES, size)));
+    const complete = kind === null || (await completeAt(readAt, size, kind));
+    let sha256: string | null = null;
+    if (complete) {
+      sha256 = whole
+        ? createHash('sha256').update(whole).digest('hex')
+        : await hashStream(fh.createReadStream({ start: 0, autoClose: false }));
+    }
+    return { size, mtimeMs: st.mtimeMs, kind, complete, sha256 };
+  } finally {
+    await fh.close();
+  }
+}
+
 /** sha256 of a file, hex, read as a stream (memory does not grow with the file). */
-export async function sha256File(path: string): Promise<string> {
+export function sha256File(path: string): Promise<string> {
+  return hashStream(createReadStream(path));
+}
+
+async function hashStream(stream: NodeJS.ReadableStream): Promise<string> {
   const hash = createHash('sha256');
-  await pipeline(createReadStream(path), hash);
+  await pipeline(stream, hash);
   return hash.digest('hex');
 }
 
@@ -26,19 +79,7 @@ export async function isCompleteFile(path: string, kind: CompleteFileKind): Prom
   try {
     fh = await open(path, 'r');
     const { size } = await fh.stat();
-    switch (kind) {
-      case 'pdf':
-        return (await tail(fh, size, 2048)).includes('%%EOF');
-      case 'jpeg': {
-        const t = await tail(fh, size, 1024);
-        return size > 4 && indexOfPair(t, 0xff, 0xd9) >= 0;
-      }
-      case 'png':
-        return (await tail(fh, size, 64)).includes('IEND');
-      case 'tiff':
-        return await tiffComplete(fh, size);
-    }
-    return false;
+    return await completeAt((o, n) => readBytes(fh!, o, n), size, kind);
   } catch {
     return false;
   } finally {
@@ -46,11 +87,25 @@ export async function isCompleteFile(path: string, kind: CompleteFileKind): Prom
   }
 }
 
-async function tail(fh: FileHandle, size: number, n: number): Promise<Buffer> {
-  const len = Math.min(n, size);
+async function completeAt(readAt: ReadAt, size: number, kind: FileKind): Promise<boolean> {
+  const tail = (n: number) => readAt(size - Math.min(n, size), Math.min(n, size));
+  switch (kind) {
+    case 'pdf':
+      return (await tail(2048)).includes('%%EOF');
+    case 'jpeg':
+      return size > 4 && indexOfPair(await tail(1024), 0xff, 0xd9) >= 0;
+    case 'png':
+      return (await tail(64)).includes('IEND');
+    case 'tiff':
+      return tiffComplete(readAt, size);
+  }
+  return false;
+}
+
+async function readBytes(fh: FileHandle, offset: number, len: number): Promise<Buffer> {
   const buf = Buffer.alloc(len);
-  await fh.read(buf, 0, len, size - len);
-  return buf;
+  const { bytesRead } = await fh.read(buf, 0, len, offset);
+  return buf.subarray(0, bytesRead);
 }
 
 function indexOfPair(buf: Buffer, a: number, b: number): number {
@@ -66,22 +121,16 @@ const TAG_TILE_BYTES = 325;
 const TYPE_SIZE: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4 };
 
 /** Classic TIFF: every IFD, every out-of-line tag value and every strip/tile lies within the file. BigTIFF: header only. */
-async function tiffComplete(fh: FileHandle, size: number): Promise<boolean> {
-  const head = Buffer.alloc(8);
+async function tiffComplete(read: ReadAt, size: number): Promise<boolean> {
   if (size < 8) return false;
-  await fh.read(head, 0, 8, 0);
+  const head = await read(0, 8);
   const le = head.toString('latin1', 0, 2) === 'II';
   const u16 = (b: Buffer, o: number) => (le ? b.readUInt16LE(o) : b.readUInt16BE(o));
   const u32 = (b: Buffer, o: number) => (le ? b.readUInt32LE(o) : b.readUInt32BE(o));
   const version = u16(head, 2);
   if (version === 43) return true;
   if (version !== 42) return false;
-  const readAt = async (offset: number, len: number) => {
-    if (offset + len > size) return null;
-    const b = Buffer.alloc(len);
-    await fh.read(b, 0, len, offset);
-    return b;
-  };
+  const readAt = async (offset: number, len: number) => (offset + len > size ? null : read(offset, len));
   const values = async (type: number, count: number, field: Buffer, at: number): Promise<number[] | null> => {
     const width = TYPE_SIZE[type];
     if (width !== 2 && width !== 4) return [];

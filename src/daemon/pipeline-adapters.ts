@@ -1,9 +1,8 @@
 // The real adapters behind the pipeline's ports: the service client, the content checks of intake and the
 // disposition helpers. Kept apart from daemon.ts so `docdrop process` can reuse the API and file checks.
 import type { ServiceClient } from '../api/client.js';
-import { detectFileKind } from '../engine/read/detect-file-kind.js';
 import type { RunOptions } from './config.js';
-import { isCompleteFile, sha256File } from './intake.js';
+import { inspectFile } from './intake-file-checks.js';
 import { deleteInput, moveDuplicate, moveToFailed, moveToProcessed, type DispositionRule } from './disposition.js';
 import type { DispositionPort, FileInspector, PipelineApi } from './pipeline-ports.js';
 import { pollJob } from './poller.js';
@@ -18,7 +17,7 @@ export function createPipelineApi(client: ServiceClient, mode: SubmitMode, optio
 }
 
 export function createFileInspector(): FileInspector {
-  return { kind: detectFileKind, isComplete: isCompleteFile, sha256: sha256File };
+  return { inspect: inspectFile };
 }
 
 export function createDisposition(rules: ReadonlyMap<string, DispositionRule>): DispositionPort {

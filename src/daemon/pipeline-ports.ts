@@ -1,7 +1,7 @@
 // What the pipeline needs from the outside world, as small ports. The daemon wires them to the real
 // client, src/outputs and the disposition helpers; tests can wire them to a real service too. Keeping the
 // pipeline behind these seams is what lets one step machine serve `docdrop run` and the crash tests.
-import type { FileKind } from '../engine/types.js';
+import type { FileInspection } from './intake-file-checks.js';
 import type { InputRecord, InputResult } from './ledger.js';
 import type { ResolvedTarget } from './resolve-targets.js';
 
@@ -57,9 +57,6 @@ export interface OutputsPort {
 }
 
 export interface FileInspector {
-  /** Kind from the content, or null when not a supported type. */
-  kind(path: string): Promise<FileKind | null>;
-  /** False while a file is still being written (e.g. a PDF without its trailer yet). */
-  isComplete(path: string, kind: FileKind): Promise<boolean>;
-  sha256(path: string): Promise<string>;
+  /** Size, type from the content, completeness and sha256; null when the path is gone or not a file. */
+  inspect(path: string): Promise<FileInspection | null>;
 }

@@ -135,27 +135,21 @@ export class Pipeline {
   private async intake(rule: PipelineRule, path: string): Promise<InputRecord | null> {
     const { ledger, files, logger } = this.o;
     if (await ledger.findActiveByPath(rule.name, path)) return null;
-    let st;
-    try {
-      st = await stat(path);
-    } catch {
-      return null; // gone before we got to it: nothing to do
-    }
-    if (!st.isFile()) return null;
-    const kind = await files.kind(path);
-    if (kind && !(await files.isComplete(path, kind))) {
+    const file = await files.inspect(path);
+    if (!file) return null; // gone before we got to it: nothing to do
+    const { kind, sha256 } = file;
+    if (sha256 === null) {
       logger.info({ rule: rule.name, path, kind }, 'file is not complete yet; checking again later');
       this.recheckLater(rule.name, path);
       return null;
     }
     this.clearRecheck(rule.name, path);
-    const sha256 = await files.sha256(path);
     if (rule.afterSuccess === 'keep') {
       // A file kept in place after success is seen again at every start; the ledger already has it done.
       const prev = await ledger.findBySha(rule.name, sha256, -1);
       if (prev && prev.path === path && prev.state === 'done') return null;
     }
-    const { record, created } = await ledger.addInput({ rule: rule.name, path, size: st.size, mtimeMs: st.mtimeMs, sha256 });
+    const { record, created } = await ledger.addInput({ rule: rule.name, path, size: file.size, mtimeMs: file.mtimeMs, sha256 });
     if (!created) return null;
     logger.info({ id: record.id, rule: rule.name, path, kind }, 'queued');
     if (!kind) {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import sharp from 'sharp';
 import { isCompleteFile, sha256File } from '../../src/daemon/intake.js';
+import { inspectFile } from '../../src/daemon/intake-file-checks.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'docdrop-filecheck-'));
 after(() => rm(dir, { recursive: true, force: true }));
@@ -43,6 +44,27 @@ for (const [label, kind, make] of kinds) {
     assert.equal(await isCompleteFile(await fixture(`cut-${label}.${kind}`, cut), kind), false);
   });
 }
+
+const sha = (b: Buffer | Uint8Array) => createHash('sha256').update(b).digest('hex');
+const bigTiff = () => sharp({ create: { width: 1200, height: 1000, channels: 3, background: '#406080' } }).tiff({ compression: 'none' }).toBuffer();
+for (const [label, kind, make] of [...kinds, ['TIFF over 1 MiB (streamed, not read whole)', 'tiff', bigTiff] as const]) {
+  test(`inspectFile tells the kind, completeness and sha256 of a ${label} in one pass`, async () => {
+    const bytes = await make();
+    const whole = await inspectFile(await fixture(`inspect-${label}.${kind}`, bytes));
+    assert.deepEqual({ ...whole, mtimeMs: 0 }, { size: bytes.length, mtimeMs: 0, kind, complete: true, sha256: sha(bytes) });
+    const cut = await inspectFile(await fixture(`inspect-cut-${label}.${kind}`, bytes.subarray(0, Math.floor(bytes.length * 0.6))));
+    assert.equal(cut?.kind, kind);
+    assert.equal(cut?.complete, false);
+    assert.equal(cut?.sha256, null, 'no hash of a file still being written');
+  });
+}
+
+test('inspectFile: an unsupported type is complete with its hash (it fails as such), a folder or a missing path is null', async () => {
+  const text = Buffer.from('just some text, not a document');
+  assert.deepEqual({ ...(await inspectFile(await fixture('notes.txt', text))), mtimeMs: 0 }, { size: text.length, mtimeMs: 0, kind: null, complete: true, sha256: sha(text) });
+  assert.equal(await inspectFile(dir), null);
+  assert.equal(await inspectFile(join(dir, 'gone.pdf')), null);
+});
 
 test('a PDF with bytes after %%EOF is still complete; a missing file is not', async () => {
   const bytes = Buffer.concat([await pdf(), Buffer.from('\n\0\0\r\n')]);
