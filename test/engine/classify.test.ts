@@ -37,3 +37,32 @@ test('gives the mass of an unrelated document to a catch-all label', () => {
   assert.equal(r.label, 'other');
   assert.ok(Math.abs(sum(r.scores) - 1) < 1e-3);
 });
+
+const THREE = [
+  { label: 'invoice', description: 'An invoice or bill from a seller asking for payment, with invoice number, due date and tax' },
+  { label: 'receipt', description: 'A receipt from a shop, restaurant or ticket machine for a purchase already paid by cash or card' },
+  { label: 'other', description: 'Any other document: letters, forms, shipping papers, tables, reports' },
+];
+
+test('a till receipt headed "Rechnung" is a receipt: the time of the sale and the card payment outweigh the title', () => {
+  const page = makePage(['Gastro GmbH', 'Datum: 14.12.2023', 'Rechnung Nr.: 1900016675', '3 Punsch 0,25 5,40', 'MwSt: 20% 7,18', 'Kartenzahlung', 'Kassa-ID: 2', 'Zeit: 15:57', 'Gesamt: 43,10']);
+  const r = classifyPages({ pages: [page], classes: THREE });
+  assert.equal(r.label, 'receipt', JSON.stringify(r.scores));
+  assert.ok(Math.abs(sum(r.scores) - 1) < 1e-3);
+});
+
+test('cue words match without accents or with umlauts spelt out (OCR: "Rueckgeld", "ESPECES")', () => {
+  const de = classifyPages({ pages: [makePage(['Kaffee 4.49', 'Bar 10.00', 'Rueckgeld 5.51', 'Vielen Dank'])], classes: THREE });
+  assert.equal(de.label, 'receipt', JSON.stringify(de.scores));
+  const fr = classifyPages({ pages: [makePage(['CAFE CREME 12.00', 'Total 12.00', 'REGLE PAR ESPECES 12.00', 'CAISSIERE 1'])], classes: THREE });
+  assert.equal(fr.label, 'receipt', JSON.stringify(fr.scores));
+});
+
+test('a short ticket with little text is still a receipt, yet no score is near 1', () => {
+  const r = classifyPages({ pages: [makePage(['Einzelkarte', 'Hamburg AB 2. Kl.', 'BARZAHLUNG 3.30 EUR', '06.02.18 15:46:09'])], classes: THREE });
+  assert.equal(r.label, 'receipt', JSON.stringify(r.scores));
+  assert.ok(r.scores.receipt < 0.95, JSON.stringify(r.scores));
+  // Clock times alone do not make a receipt of a meeting note.
+  const note = classifyPages({ pages: [makePage(['Meeting notes', 'Start 10:00, end 11:30', 'Present: seven members'])], classes: THREE });
+  assert.equal(note.label, 'other', JSON.stringify(note.scores));
+});

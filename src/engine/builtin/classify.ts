@@ -9,7 +9,7 @@
 // so an unrelated document ends near uniform, never near 1 for any label.
 import type { ClassifyInput, ClassifyOutput } from '../types.js';
 import { pageTextOf } from '../layout/lines.js';
-import { CATCH_ALL_WORDS, DOCUMENT_TYPE_CUES, STOPWORDS, tokenize } from './vocabulary.js';
+import { CATCH_ALL_WORDS, DOCUMENT_TYPE_CUES, DOCUMENT_TYPE_PATTERNS, STOPWORDS, tokenize } from './vocabulary.js';
 
 /** Evidence a label must beat to draw mass away from "none". */
 const NONE_EVIDENCE = 1.8;
@@ -26,34 +26,49 @@ interface Query {
   catchAll: boolean;
 }
 
+/** Tokens folded for matching: accents dropped and umlauts spelt out, as OCR and plain keyboards write them (Rückgeld = Rueckgeld). */
+const foldTokens = (text: string): string[] =>
+  tokenize(text.replace(/ä/gi, 'ae').replace(/ö/gi, 'oe').replace(/ü/gi, 'ue').replace(/ß/g, 'ss'))
+    .map((t) => t.normalize('NFKD').replace(/[\u0300-\u036f]/g, ''))
+    .filter((t) => t !== '');
+const fold = (phrase: string): string => foldTokens(phrase).join(' ');
+
 function buildQuery(label: string, description: string): Query {
-  const words = tokenize(`${label} ${description}`).filter((w) => !STOPWORDS.has(w) && w.length > 1);
+  const words = foldTokens(`${label} ${description}`).filter((w) => !STOPWORDS.has(w) && w.length > 1);
   const terms = new Map<string, number>();
   // Words every business document prints (date, number, total, ...) say little about its kind.
   for (const w of words) terms.set(w, Math.max(terms.get(w) ?? 0, GENERIC_WORDS.has(w) ? 0.3 : 1));
   const own = ` ${tokenize(`${label} ${description}`).join(' ')} `;
   for (const [type, cues] of Object.entries(DOCUMENT_TYPE_CUES)) {
     if (!own.includes(` ${type} `) && !own.includes(` ${type}s `)) continue;
-    for (const c of cues) terms.set(c, Math.max(terms.get(c) ?? 0, 0.6));
+    for (const c of cues) terms.set(fold(c), Math.max(terms.get(fold(c)) ?? 0, 0.6));
+    for (const p of Object.keys(DOCUMENT_TYPE_PATTERNS[type] ?? {})) terms.set(`@${p}`, 0.6);
     terms.set(type, 1.5);
   }
   const catchAll = tokenize(label).some((w) => CATCH_ALL_WORDS.has(w));
   return { label, terms, catchAll };
 }
 
-/** Occurrences of a term: a phrase word for word, or a long single word also inside compounds (Handelsrechnung). */
-function countTerm(text: string, tokens: string[], term: string): number {
+const PATTERNS: Record<string, RegExp> = Object.assign({}, ...Object.values(DOCUMENT_TYPE_PATTERNS));
+
+/**
+ * Occurrences of a term: a phrase word for word, a long single word also inside compounds
+ * (Handelsrechnung) and with a plural -s, or a printed pattern ("@time of day") in the raw text.
+ */
+function countTerm(text: string, tokens: string[], term: string, raw = ''): number {
+  if (term.startsWith('@')) return raw.match(PATTERNS[term.slice(1)])?.length ?? 0;
   if (term.includes(' ')) {
     let n = 0;
     for (let i = text.indexOf(` ${term} `); i >= 0; i = text.indexOf(` ${term} `, i + 1)) n++;
     return n;
   }
   if (term.length < 6) return tokens.filter((t) => t === term).length;
-  return tokens.filter((t) => t === term || (t.length > term.length + 2 && (t.startsWith(term) || t.endsWith(term)))).length;
+  return tokens.filter((t) => t === term || t === `${term}s` || `${t}s` === term || (t.length > term.length + 2 && (t.startsWith(term) || t.endsWith(term)))).length;
 }
 
 export function classifyPages(input: ClassifyInput): ClassifyOutput {
-  const tokens = tokenize(input.pages.map((p) => pageTextOf(p)).join('\n'));
+  const raw = input.pages.map((p) => pageTextOf(p)).join('\n');
+  const tokens = foldTokens(raw);
   const text = ` ${tokens.join(' ')} `;
   const queries = input.classes.map((c) => buildQuery(c.label, c.description ?? ''));
   // Terms that several labels share tell them apart less.
@@ -66,7 +81,7 @@ export function classifyPages(input: ClassifyInput): ClassifyOutput {
     const parts: number[] = [];
     const others = phrasesOf(qi);
     for (const [term, weight] of q.terms) {
-      let tf = countTerm(text, tokens, term);
+      let tf = countTerm(text, tokens, term, raw);
       if (!term.includes(' ') && tf > 0) {
         for (const p of others) if (p.split(' ').includes(term) && !q.terms.has(p)) tf -= countTerm(text, tokens, p);
       }

@@ -94,6 +94,8 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     'gst', 'sdn bhd', 'table', 'server', 'guest', 'trans', 'terminal', 'approval', 'auth', 'member', 'welcome', 'kassenbon',
     'gegeben', 'zurück', 'kartenzahlung', 'trinkgeld', 'pourboire', 'tip', 'cash sale', 'counter', 'kassa', 'kasse',
     'returnable', 'refund', 'exchange', 'sales associate', 'gst summary', 'come again', 'bon', 'tendered', 'eftpos',
+    'barzahlung', 'bediener', 'bediente', 'tisch', 'vielen dank', 'bewirtung', 'fahrkarte', 'fahrschein', 'einzelkarte',
+    'tageskarte', 'caissier', 'caissière', 'articles', 'réglé', 'merci de votre visite', 'couverts', 'ec-karte', 'girocard',
   ],
   contract: ['agreement', 'contract', 'party', 'parties', 'hereby', 'terms', 'conditions', 'signature', 'signed', 'clause', 'vertrag', 'contrat'],
   letter: ['dear', 'sincerely', 'regards', 'yours', 'sehr geehrte', 'mit freundlichen', 'madame', 'monsieur', 'cordialement'],
@@ -101,6 +103,11 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
   'bill of lading': ['bill of lading', 'shipper', 'consignee', 'carrier', 'freight', 'vessel', 'port', 'loading', 'discharge', 'container', 'b/l', 'bol', 'pallets', 'weight', 'seal', 'trailer', 'pro number'],
   'purchase order': ['purchase order', 'po number', 'ship to', 'vendor', 'order date', 'delivery', 'bestellung', 'bon de commande'],
   statement: ['statement', 'balance', 'opening', 'closing', 'transactions', 'account', 'period', 'kontoauszug', 'relevé'],
+};
+
+/** Printed patterns that are cues of a document type: receipts print the time of day of the sale. */
+export const DOCUMENT_TYPE_PATTERNS: Record<string, Record<string, RegExp>> = {
+  receipt: { 'time of day': /(?<![\d:.,])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:,])/g },
 };
 
 /** Labels that mean "anything else": they receive the mass of "no label fits". */
