@@ -3,6 +3,7 @@
 import type { PageText, Word } from '../types.js';
 import type { PreparedImage } from './image-prep.js';
 import { recognize } from './ocr.js';
+import { recognizePhoto } from './ppocr.js';
 
 /** Median OCR word-box height that an image of unknown resolution is scaled to: ~10 pt text. */
 const TYPICAL_WORD_HEIGHT_PT = 8;
@@ -19,7 +20,10 @@ export async function ocrPage(
   dpi: number | undefined,
   pageSize?: { width: number; height: number },
 ): Promise<PageText> {
-  const words = await recognize(image.png, pageSize && dpi ? dpi * image.scale : undefined);
+  const words =
+    image.engine === 'ppocr'
+      ? await recognizePhoto({ gray: image.gray, width: image.width, height: image.height })
+      : await recognize(image.png, pageSize && dpi ? dpi * image.scale : undefined);
   // Source pixels per point.
   const pxPerPt = (dpi ?? estimateDpi(words, image.scale)) / 72;
   const k = 1 / (image.scale * pxPerPt);

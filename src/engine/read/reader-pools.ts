@@ -13,6 +13,7 @@ export interface ReaderPoolOptions {
 const defaultSize = () => Math.max(1, Math.min(2, availableParallelism()));
 let pdfWorkers = defaultSize();
 let pdfPool: WorkerPool | null = null;
+let ppocrPool: WorkerPool | null = null;
 
 /** Sets pool sizes; takes effect for pools created afterwards (call before the first read, or after closeReaders). */
 export function configureReaders(options: ReaderPoolOptions): void {
@@ -36,9 +37,24 @@ export function pdfWorkerPool(): WorkerPool {
   return pdfPool;
 }
 
+/**
+ * One PP-OCR worker: its models take ~250 MB, and onnxruntime already spreads one image over the
+ * cores, so a second worker would double the memory for little more throughput.
+ */
+export function ppocrWorkerPool(): WorkerPool {
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  ppocrPool ??= new WorkerPool(new URL(`./ppocr-worker${ext}`, import.meta.url), {
+    size: 1,
+    taskTimeoutMs: 120_000,
+    maxHeapMb: 512,
+  });
+  return ppocrPool;
+}
+
 /** Ends the worker pools; the next read starts new ones. */
 export async function closeReaders(): Promise<void> {
-  const pool = pdfPool;
+  const pools = [pdfPool, ppocrPool];
   pdfPool = null;
-  await Promise.all([pool?.close(), closeOcr()]);
+  ppocrPool = null;
+  await Promise.all([...pools.map((p) => p?.close()), closeOcr()]);
 }

@@ -1,0 +1,116 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import sharp from 'sharp';
+import { readPages } from '../../src/engine/read/index.js';
+import { ctcDecode, lineInk, lineWords, textRegions, type CtcChar } from '../../src/engine/read/ppocr-post.js';
+import { useFixtureDir } from './read-fixtures.js';
+
+describe('PP-OCR post-processing', () => {
+  it('finds text regions in a probability map, grown back, without specks or faint blobs', () => {
+    const w = 40, h = 20;
+    const prob = new Float32Array(w * h);
+    const fill = (x0: number, y0: number, x1: number, y1: number, p: number) => {
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) prob[y * w + x] = p;
+    };
+    fill(2, 2, 20, 6, 0.9); // a line of text
+    fill(2, 10, 30, 14, 0.8); // another
+    fill(35, 2, 37, 4, 0.9); // a 2 px speck
+    fill(25, 2, 32, 6, 0.4); // above the pixel threshold, below the region one
+    const boxes = textRegions(prob, w, h).sort((a, b) => a.y0 - b.y0);
+    assert.equal(boxes.length, 2);
+    // 18x4 kernel, unclip distance 18*4*1.5/44 = 2.45 on each side.
+    assert.ok(Math.abs(boxes[0].x0 - (2 - 2.45)) < 0.01 || boxes[0].x0 === 0);
+    assert.ok(Math.abs(boxes[0].y1 - (6 + 2.45)) < 0.01, `y1 ${boxes[0].y1}`);
+    assert.ok(boxes[1].y0 > boxes[0].y0);
+  });
+
+  it('decodes CTC output: best class per step, repeats merged, blanks dropped', () => {
+    const dict = ['a', 'b', ' '];
+    const classes = dict.length + 1;
+    const steps = [1, 1, 0, 1, 2, 0, 3, 2];
+    const out = new Float32Array(steps.length * classes);
+    steps.forEach((c, s) => (out[s * classes + c] = 0.9));
+    const chars = ctcDecode(out, 0, steps.length, classes, dict);
+    assert.equal(chars.map((c) => c.char).join(''), 'aab b');
+    assert.deepEqual(chars.map((c) => c.step), [0, 3, 4, 6, 7]);
+  });
+
+  it('finds ink columns even where strokes are faint', () => {
+    const w = 12, h = 4;
+    const gray = new Uint8Array(w * h).fill(250);
+    for (let y = 0; y < h; y++) {
+      gray[y * w + 2] = 20; // dark stroke
+      gray[y * w + 8] = 150; // faint stroke, lighter than halfway to the paper
+    }
+    assert.deepEqual(lineInk(gray, w, h), { x0: 2, x1: 8, gaps: [[3, 8]] });
+    assert.equal(lineInk(new Uint8Array(w * h).fill(200), w, h), null);
+  });
+
+  // A fixed-pitch line: characters 20 px apart, one CTC step per 10 px.
+  const line = (text: string) => {
+    const chars: CtcChar[] = [];
+    const gaps: [number, number][] = [];
+    let x = 0;
+    for (const ch of text) {
+      if (ch === ' ') {
+        x += 20;
+        continue;
+      }
+      chars.push({ char: ch, step: Math.floor((x + 10) / 10), prob: 0.9 });
+      x += 20;
+    }
+    return { chars, x };
+  };
+  const words = (text: string, gaps: [number, number][]) => {
+    const { chars, x } = line(text);
+    return lineWords(chars, { x0: 2, x1: x - 2, gaps }, 10, x).map((w) => w.text);
+  };
+
+  it('splits words at wide blank runs the recogniser left without a space', () => {
+    // "TOTAL 9.00": the space's 20 px plus the side bearings.
+    assert.deepEqual(words('TOTAL 9.00', [[96, 124]]), ['TOTAL', '9.00']);
+    // Narrow blanks between letters are not spaces.
+    assert.deepEqual(words('TOTAL', [[18, 22], [38, 42]]), ['TOTAL']);
+  });
+
+  it('keeps numbers whole across the blank of a narrow glyph', () => {
+    // The blank on either side of '.' and '/' and around a '1' is wide in a fixed-pitch font.
+    assert.deepEqual(words('86.00', [[42, 55], [65, 78]]), ['86.00']);
+    assert.deepEqual(words('5/3/2018', [[22, 35], [45, 58], [105, 118]]), ['5/3/2018']);
+    // Two digits a space apart are two words.
+    assert.deepEqual(words('2018 8:13', [[76, 104]]), ['2018', '8:13']);
+  });
+});
+
+describe('readPages on a small photo (PP-OCR)', () => {
+  const fx = useFixtureDir();
+
+  it('reads a receipt-sized grey photo in fixed-pitch print, numbers and dates whole', async () => {
+    const lines = ['CASH BILL', 'DATE 25/12/2018 8:13', 'TOTAL RM 19.50'];
+    const text = lines
+      .map((l, i) => `<text x="30" y="${60 + i * 50}" font-size="28" font-family="DejaVu Sans Mono, monospace" fill="#222">${l}</text>`)
+      .join('');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="220"><rect width="100%" height="100%" fill="#e8e4dc"/>${text}</svg>`;
+    const path = await fx().file('receipt.jpg', await sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer());
+    const [page] = await readPages(path, 'jpeg', { useOcr: false });
+    assert.equal(page.source, 'ocr');
+    assert.deepEqual(
+      page.words.map((w) => w.text.toUpperCase()),
+      ['CASH', 'BILL', 'DATE', '25/12/2018', '8:13', 'TOTAL', 'RM', '19.50'],
+    );
+    for (const w of page.words) {
+      assert.ok(w.x0 >= 0 && w.x1 <= page.width && w.x0 < w.x1, `${w.text} x ${w.x0}..${w.x1} of ${page.width}`);
+      assert.ok(w.conf !== undefined && w.conf > 50, `${w.text} conf ${w.conf}`);
+    }
+    // Words keep their left-to-right order and do not overlap.
+    const total = page.words.slice(-3);
+    assert.ok(total[0].x1 <= total[1].x0 && total[1].x1 <= total[2].x0, JSON.stringify(total));
+  });
+
+  it('leaves large images (scans) to tesseract, which reads them at their own size', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="2200" height="300"><rect width="100%" height="100%" fill="white"/><text x="80" y="180" font-size="90" font-family="DejaVu Sans, sans-serif">INVOICE 4711</text></svg>`;
+    const path = await fx().file('scan.png', await sharp(Buffer.from(svg)).png().toBuffer());
+    const [page] = await readPages(path, 'png', { useOcr: false });
+    assert.deepEqual(page.words.map((w) => w.text), ['INVOICE', '4711']);
+  });
+});
