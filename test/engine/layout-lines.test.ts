@@ -24,3 +24,12 @@ test('lines stay full-width rows and phrases split at the column gap', () => {
   const [first] = documentLines([page], { detectLayout: true });
   assert.deepEqual(first.phrases.map((p) => p.text), ['left column line 0', 'right column line 0']);
 });
+
+test('words a text layer wrote in touching pieces are one word; OCR words and spaced words stay apart', () => {
+  const piece = (text: string, x0: number, x1: number, conf?: number) => ({ text, x0, x1, y0: 100, y1: 113.4, ...(conf === undefined ? {} : { conf }) });
+  const page = (words: ReturnType<typeof piece>[]) => ({ page: 1, width: 600, height: 800, words, source: 'text' as const });
+  const pdf = documentLines([page([piece('Invoice', 56.8, 94.83), piece('#', 98.38, 105.06), piece('RE-20', 108.39, 142.4), piece('201121', 142.5, 181.7), piece('/50', 181.8, 198.46), piece('8', 198.6, 205.27)])], { detectLayout: true });
+  assert.equal(pdf[0].text, 'Invoice # RE-20201121/508');
+  const ocr = documentLines([page([piece('Date:', 10, 40, 90), piece('05', 44, 56, 80), piece('03-', 56.1, 70, 80), piece('2018', 74, 98, 90)])], { detectLayout: true });
+  assert.equal(ocr[0].text, 'Date: 05 03- 2018');
+});

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { findDates, parseDate } from '../../src/engine/builtin/parse-date.js';
 import { formatDate } from '../../src/engine/builtin/format-date.js';
 import { parseAmount } from '../../src/engine/builtin/parse-amount.js';
+import { fieldTerms } from '../../src/engine/builtin/field-terms.js';
+import { cleanText } from '../../src/engine/builtin/typed-value.js';
 
 const iso = (s: string, monthFirst = false) => {
   const d = parseDate(s, { monthFirst });
@@ -71,4 +73,11 @@ test('reads a date whose separators OCR lost only when asked (next to a date lab
   assert.deepEqual(findDates('25 12 2019', { loose: true })[0]?.date, { year: 2019, month: 12, day: 25 });
   // Two-digit years stay strict: "12 05 18" is as likely a time or a count.
   assert.deepEqual(findDates('12 05 18', { loose: true }), []);
+});
+
+test('an identifier that holds a date-like run of digits is still the identifier; a bare date is not', () => {
+  const terms = fieldTerms({ name: 'invoice_number', type: 'text' });
+  assert.equal(cleanText('RE-20201121/508 issued at 2020-11-21', terms), 'RE-20201121/508');
+  assert.equal(cleanText('2020-11-21 R-77', terms), 'R-77');
+  assert.equal(cleanText('15.11.2019:', terms), null);
 });

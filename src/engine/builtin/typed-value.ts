@@ -30,13 +30,16 @@ function isPartOfDate(text: string, a: AmountMatch): boolean {
   return findDates(text).some((d) => a.start < d.end && a.end > d.start);
 }
 
+/** A token that is a date and nothing else ("2019-11-15", "15.11.2019:"), unlike "RE-20201121/508". */
+const isDateToken = (x: string): boolean => findDates(x).some((d) => !/[\p{L}\p{N}]/u.test(x.slice(0, d.start) + x.slice(d.end)));
+
 /** Text cleaned of label punctuation; for identifiers, the first token that holds a digit. */
 export function cleanText(text: string, terms: FieldTerms): string | null {
   const t = text.replace(LEADING_PUNCT, '').replace(TRAILING_PUNCT, '').trim();
   if (t === '') return null;
   if (terms.role === 'identifier') {
     const tokens = t.split(/\s+/);
-    const withDigit = tokens.find((x) => /\d/.test(x) && findDates(x).length === 0);
+    const withDigit = tokens.find((x) => /\d/.test(x) && !isDateToken(x));
     // Document numbers carry digits; a word without any is a neighbouring label, not the number.
     if (!withDigit) return null;
     return withDigit.replace(LEADING_PUNCT, '').replace(TRAILING_PUNCT, '') || null;

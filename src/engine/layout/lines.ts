@@ -110,8 +110,24 @@ export function findGutter(words: Word[], pageWidth: number): number | null {
   return left >= 8 && right >= 8 ? x : null;
 }
 
-function buildLine(page: PageText, words: Word[], gutter: number | null): Omit<Line, 'index'> {
-  const height = median(words.map((w) => w.y1 - w.y0)) || 1;
+/** Gap (in units of line height) below which two words touch: one word the PDF wrote in pieces ("RE-20" "201121"). */
+const TOUCHING_GAP = 0.03;
+
+function joinTouching(words: Word[], height: number): Word[] {
+  const out: Word[] = [];
+  for (const w of words) {
+    const prev = out[out.length - 1];
+    // OCR draws its own word boundaries; only a text layer writes words in pieces.
+    if (prev && prev.conf === undefined && w.conf === undefined && w.x0 - prev.x1 < TOUCHING_GAP * height && w.x0 >= prev.x0) {
+      out[out.length - 1] = { text: prev.text + w.text, x0: prev.x0, y0: Math.min(prev.y0, w.y0), x1: Math.max(prev.x1, w.x1), y1: Math.max(prev.y1, w.y1) };
+    } else out.push(w);
+  }
+  return out;
+}
+
+function buildLine(page: PageText, rowWords: Word[], gutter: number | null): Omit<Line, 'index'> {
+  const height = median(rowWords.map((w) => w.y1 - w.y0)) || 1;
+  const words = joinTouching(rowWords, height);
   return {
     page: page.page,
     words,
