@@ -12,13 +12,13 @@ const FIELDS: FieldDefinition[] = [
 ];
 const read = (page: PageText) => extractFields({ pages: [page], fields: FIELDS, dateFormat: null, detectLayout: true, detectTables: false }).data;
 /** An OCR page: every word with a confidence; `lowConf` lines read badly (a logo) and `tall` lines are four times as high. */
-function ocrPage(lines: FixtureLine[], opts: { lowConf?: number[]; tall?: number[] } = {}): PageText {
+function ocrPage(lines: FixtureLine[], opts: { lowConf?: number[]; tall?: number[]; tallBy?: number } = {}): PageText {
   const page = makePage(lines);
   const lineOf = (y0: number) => Math.round((y0 - 50) / 14);
   for (const w of page.words) {
     const i = lineOf(w.y0);
     w.conf = opts.lowConf?.includes(i) ? 20 : 90;
-    if (opts.tall?.includes(i)) w.y1 = w.y0 + 40;
+    if (opts.tall?.includes(i)) w.y1 = w.y0 + 10 * (opts.tallBy ?? 4);
   }
   return { ...page, source: 'ocr' };
 }
@@ -58,4 +58,14 @@ test('the address takes up to five lines and stops at a tax-number line or a bar
 test('a house number after "No" starts the address ("No 7. Simpang Off Batu Village")', () => {
   const r = read(ocrPage(['LIM SENG THO HARDWARE TRADING', 'No 7. Simpang Off Batu Village', 'Jalan Ipoh Batu 5, 51200 Kuala Lumpur', 'MALAYSIA', 'Tel & Fax No 03-6258 7191']));
   assert.equal(r.address, 'No 7. Simpang Off Batu Village Jalan Ipoh Batu 5, 51200 Kuala Lumpur MALAYSIA');
+});
+
+test('words OCR ran together still show a company form and an address; a thank-you line is not the name', () => {
+  const glued = read(ocrPage(['3180303', 'LANHINGSTATIONERYSDNBHD', '(162761-M)', 'NO.32& 33. JALAN SR 1/9. SEKSYEN9.', 'TAMANSERDANGRAYA', '43300SERIKEMBANGAN. SELANGOR', 'GST ID : 002139201536', 'TaxInvoice']));
+  assert.equal(glued.company, 'LANHINGSTATIONERYSDNBHD');
+  assert.equal(glued.address, 'NO.32& 33. JALAN SR 1/9. SEKSYEN9. TAMANSERDANGRAYA 43300SERIKEMBANGAN. SELANGOR');
+  const soon = read(ocrPage(['SOONHUATMACHINERYENTERPRISE', '(JM0352019-K)', 'NO.53JALANPUTRA 1,', 'TAMANSRIPUTRA', '81200JOHORBAHRU', 'TEL: 07-5547360']));
+  assert.equal(soon.address, 'NO.53JALANPUTRA 1, TAMANSRIPUTRA 81200JOHORBAHRU');
+  const thanks = read(ocrPage(['RELAIS OULMES', 'AUTOROUTE RABAT MEKNES', '15000 KHEMISSET', 'Tel. : 05.22.95.66.66', '', '', '***Merci de votre visite****'], { tall: [6], tallBy: 2 }));
+  assert.equal(thanks.company, 'RELAIS OULMES');
 });

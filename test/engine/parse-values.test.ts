@@ -81,3 +81,10 @@ test('an identifier that holds a date-like run of digits is still the identifier
   assert.equal(cleanText('2020-11-21 R-77', terms), 'R-77');
   assert.equal(cleanText('15.11.2019:', terms), null);
 });
+
+test('reads a date with the time glued to its year, as OCR joins them', () => {
+  assert.deepEqual(findDates('09/03/201821:28 ED0001')[0]?.date, { year: 2018, month: 3, day: 9 });
+  assert.deepEqual(findDates('03Mar201818:22')[0]?.date, { year: 2018, month: 3, day: 3 });
+  // Digits glued to a year without a time are not a date.
+  assert.deepEqual(findDates('1/2/2019123'), []);
+});

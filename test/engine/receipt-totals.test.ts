@@ -49,3 +49,14 @@ test('OCR amounts that lost their decimal point are read with it ("RM 88 17")', 
   assert.equal(total(['Item A 1 88.17', row('Total', 'RM 88 17'), row('Visa', 'RM 88.17')]), 88.17);
   assert.equal(total(['Item A 1 47.80', row('Total', '47 80')]), 47.8);
 });
+
+test('the change after stray OCR figures still counts ("0.90 Change : 19.10"), and an OCR-misspelt "Inclusiva" is inclusive', () => {
+  assert.equal(total(['Item A 1 80.91', row('Total Sales (Excluding GST)', '80.91'), row('Total GST:', '0.00'), row('Total Sales (Inclusiva of GST) :', '80.90'), row('CASH :', '100.00'), row('0.90 Change :', '19.10')]), 80.9);
+});
+
+test('when the best label names a part (excluding tax) and the payment lines show another sum, the sum paid is the total', () => {
+  // The total's own line is unreadable ("TotaSales(nlusivoT)"); cash minus change says 100.90.
+  assert.equal(total(['Item A 1 50.88', 'Item B 1 50.00', row('Total Sales (Excluding GST) :', '95.17'), row('Total GST .', '5.71'), row('TotaSales(nlusivoT) :', '100.90'), row('CASH :', '101.00'), row('Change :', '0.10')]), 100.9);
+  // Without payment lines, the labelled amount stays.
+  assert.equal(total(['Item A 1 50.88', row('Total Sales (Excluding GST) :', '95.17')]), 95.17);
+});

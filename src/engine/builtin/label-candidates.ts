@@ -17,6 +17,8 @@ export interface Candidate {
   labelLine: Line;
   /** Where the value sat relative to its label. */
   source: 'inline' | 'right' | 'below' | 'fallback';
+  /** Set by the total's role rules: the label names a part of the total (subtotal, tax, cash, ...). */
+  partial?: boolean;
 }
 
 const SOURCE_BONUS = { inline: 0.2, right: 0.15, below: 0.1, fallback: 0 } as const;

@@ -6,14 +6,19 @@ import { findDates } from './parse-date.js';
 import { findAmounts } from './parse-amount.js';
 
 const COMPANY_SUFFIX = /\b(gmbh|ag|kg|ug|ltd|limited|llc|inc|corp|corporation|co|company|sdn|bhd|berhad|plc|sa|sas|sarl|s\.a\.|bv|nv|oy|ab|as|pty|enterprise|enterprises|trading|store|stores|restaurant|cafe|café|hotel|shop|mart|market|supermarket)\b\.?/i;
-const NOT_A_NAME = /\b(invoice|rechnung|facture|receipt|quittung|tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|no\.?|nr\.?|gst|vat|reg|kassenbon|beleg|table|cashier)\b/i;
+/** OCR may drop the spaces between words ("LANHINGSTATIONERYSDNBHD"): a company form glued to the end of the name. */
+const GLUED_SUFFIX = /(sdn\.?\s*bhd|bhd|berhad|gmbh|ltd|limited|llc|inc|corp|plc|sarl|enterprise|enterprises|trading|restaurant|hotel|supermarket|market|mart|store)\.?\)?$/i;
+const hasCompanyForm = (text: string): boolean => COMPANY_SUFFIX.test(text) || GLUED_SUFFIX.test(text);
+const NOT_A_NAME = /\b(tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|no\.?|nr\.?|gst|vat|reg|kassenbon|beleg|table|cashier|thank|thanks|merci|danke|vielen|welcome|visit|visite)\b|invoice|rechnung|facture|receipt|quittung/i;
 const ADDRESS_STOP = /\b(tel|phone|fax|e-?mail|www|http|gst|gstid|vat|tax|reg|invoice|receipt|rechnung|facture|date|datum|cashier|table|no\s*:)\b|@/i;
 /** General street and area words of addresses (English, German, French, Malay). */
 const STREET_WORDS = /\b(street|road|avenue|ave|blvd|boulevard|lane|drive|suite|floor|flr|level|lot|unit|block|blk|building|bldg|plaza|jalan|jln|jl|lorong|lrg|taman|tmn|kawasan|bandar|persiaran|strasse|straße|str|weg|platz|allee|gasse|rue|chemin|route|autoroute|quai|via|calle|avenida)\b/i;
 
 /** A line that reads as part of an address: a house number first, a postcode, or a street word. */
 export const addressLike = (text: string): boolean =>
-  /^\W*(?:(?:no|nr|lot|unit)\.?\s*)?\d+\w?\b|^\W*[A-Z]{0,3}\d[\w-]*,/i.test(text) || /\b\d{4,5}\b/.test(text) || STREET_WORDS.test(text);
+  /^\W*\d+\w?\b|^\W*(?:no|nr|lot|unit)\.?\s*\d|^\W*[A-Z]{0,3}\d[\w-]*,/i.test(text) || /\b\d{4,5}\b/.test(text) || STREET_WORDS.test(text) || GLUED_ADDRESS.test(text);
+/** The same, with the spaces OCR may drop: "NO.53JALANPUTRA 1,", "81200JOHORBAHRU". */
+const GLUED_ADDRESS = /jalan|taman|lorong|kawasan|persiaran|strasse|straße|street|avenue|boulevard|(?<!\d)\d{5}(?=\p{Lu}{3})/iu;
 
 function letterRatio(text: string): number {
   const letters = (text.match(/\p{L}/gu) ?? []).length;
@@ -65,13 +70,13 @@ export function vendorFallback(lines: Line[]): { line: Line; text: string } | nu
       const letters = (text.match(/\p{L}/gu) ?? []).length;
       if (letters < 4 || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8) continue;
       let score = Math.min(1, o.height / maxH) - 0.04 * i + 0.01 * text.split(/\s+/).length + o.bonus;
-      if (COMPANY_SUFFIX.test(text)) score += 0.5;
+      if (hasCompanyForm(text)) score += 0.5;
       // A party's name is followed by its address (a street number or a postcode on the next line).
       const next = top.slice(i + 1).find((n) => !REGISTRATION_LINE.test(n.text.trim()));
       if (next && next.x0 <= l.x1 && next.x1 >= l.x0 && /^\d+\w?\b|\b\w+\s+\d+\w?,?$|\b\d{4,5}\b/.test(next.text.trim())) score += 0.15;
       if (NOT_A_NAME.test(text) || /@|\.(com|net|org|de|fr)\b/i.test(text)) score -= 0.6;
       // The address under the name is not the name.
-      if (addressLike(text) && !COMPANY_SUFFIX.test(text)) score -= 0.4;
+      if (addressLike(text) && !hasCompanyForm(text)) score -= 0.4;
       // Names are printed in capitals or title case; an all-lower-case line is a slogan or noise.
       if (!/\p{Lu}/u.test(text)) score -= 0.4;
       // A logo or smudge read by OCR comes with a low confidence.
@@ -93,12 +98,12 @@ export function vendorFallback(lines: Line[]): { line: Line; text: string } | nu
 function joinNameAbove(top: Line[], best: { line: Line; text: string }): { line: Line; text: string } {
   const i = top.indexOf(best.line);
   const above = top[i - 1];
-  if (!above || best.text !== best.line.text.trim() || !COMPANY_SUFFIX.test(best.text)) return best;
+  if (!above || best.text !== best.line.text.trim() || !hasCompanyForm(best.text)) return best;
   const t = above.text.trim();
   const caps = (s: string) => s === s.toUpperCase() && /\p{Lu}{2}/u.test(s);
   const similar = above.height <= best.line.height * 1.3 && above.height >= best.line.height * 0.75;
   const close = best.line.y0 - above.y1 < 1.2 * best.line.height;
-  if (caps(t) && caps(best.text) && similar && close && meanConf(above) >= 60 && !/\d/.test(t) && !COMPANY_SUFFIX.test(t) && !NOT_A_NAME.test(t) && letterRatio(t) >= 0.8) {
+  if (caps(t) && caps(best.text) && similar && close && meanConf(above) >= 60 && !/\d/.test(t) && !hasCompanyForm(t) && !NOT_A_NAME.test(t) && letterRatio(t) >= 0.8) {
     return { line: best.line, text: `${t} ${best.text}` };
   }
   return best;

@@ -55,6 +55,8 @@ function fullYear(y: string): number {
 type Pattern = { re: RegExp; build: (m: RegExpExecArray, monthFirst: boolean) => { date: CalendarDate; ambiguous: boolean } | null };
 
 const SEP = '[./\\-]';
+/** A four-digit year with the time glued to it, as OCR joins them ("09/03/201821:28"). */
+const YEAR_THEN_TIME = String.raw`\d{4}(?=[01]?\d:[0-5]\d|2[0-3]:[0-5]\d)`;
 const patterns: Pattern[] = [
   // 2019-11-15, 2019/11/15, 2019.11.15
   {
@@ -73,7 +75,7 @@ const patterns: Pattern[] = [
   },
   // 15/11/2019, 11/15/2019, 15.11.2019, 12-01-19, 15.11.19
   {
-    re: new RegExp(`(?<![\\d.,/])(\\d{1,2})\\s?(${SEP})\\s?(\\d{1,2})\\s?\\2\\s?(\\d{4}|\\d{2})(?![\\d/]|[.,]\\d)`, 'g'),
+    re: new RegExp(`(?<![\\d.,/])(\\d{1,2})\\s?(${SEP})\\s?(\\d{1,2})\\s?\\2\\s?(${YEAR_THEN_TIME}|(?:\\d{4}|\\d{2})(?![\\d/]|[.,]\\d))`, 'g'),
     build: (m, monthFirst) => {
       const a = +m[1];
       const b = +m[3];
@@ -87,7 +89,7 @@ const patterns: Pattern[] = [
   },
   // 15 Nov 2019, 15-Nov-2019, 15. November 2019, 15th of November 2019, 05 MAR 2018, 1er mars 2019
   {
-    re: new RegExp(`(?<![\\w])(\\d{1,2})(?:st|nd|rd|th|er)?\\.?[\\s\\-/]*(?:of\\s+)?(${MONTH_RE})\\.?[\\s\\-/,]*(\\d{4}|\\d{2})(?![\\d])`, 'giu'),
+    re: new RegExp(`(?<![\\w])(\\d{1,2})(?:st|nd|rd|th|er)?\\.?[\\s\\-/]*(?:of\\s+)?(${MONTH_RE})\\.?[\\s\\-/,]*(${YEAR_THEN_TIME}|(?:\\d{4}|\\d{2})(?![\\d]))`, 'giu'),
     build: (m) => {
       const month = MONTHS[m[2].toLowerCase()];
       return month ? { date: { year: fullYear(m[3]), month, day: +m[1] }, ambiguous: false } : null;

@@ -14,7 +14,7 @@ const PAYMENT_LINE = /^\W*(cash|change|tendered|paid|visa|mastercard|amex|card|d
 
 const TENDERED_LINE = /^\W*(cash|tendered|paid|amount paid|paid amount|bar|gegeben|espèces|visa|mastercard|amex|card|debit|credit card|kartenzahlung|cb)\b/i;
 const TAX_SUMMARY = /\b(tax|gst|vat|sst|mwst|ust|tva)\s*(summary|analysis|breakdown|details|übersicht|récapitulatif)\b/i;
-const CHANGE_LINE = /^\W*(change|rückgeld|zurück|rendu|monnaie)\b/i;
+const CHANGE_WORD = /(?:^|[^\p{L}])(change|rückgeld|rueckgeld|zurück|rendu|monnaie)\b/iu;
 
 const moneyOn = (text: string): number | null => {
   const a = pickAmount(text);
@@ -32,8 +32,9 @@ export function paidAmount(lines: Line[]): number | null {
     let tendered = moneyOn(l.text);
     if (tendered === null && lines[i + 1] && /^\W*(?:[A-Z]{1,3}\s?)?[\d.,\s]+$/.test(lines[i + 1].text)) tendered = moneyOn(lines[i + 1].text);
     if (tendered === null || tendered <= 0) continue;
-    const change = lines.slice(i + 1, i + 5).find((n) => CHANGE_LINE.test(n.text));
-    const back = change ? moneyOn(change.text) : 0;
+    const change = lines.slice(i + 1, i + 5).find((n) => CHANGE_WORD.test(n.text));
+    // The change's amount follows its word (OCR may put stray figures before it).
+    const back = change ? moneyOn(change.text.slice((CHANGE_WORD.exec(change.text)?.index ?? 0) + 1)) : 0;
     if (back === null || back < 0 || back >= tendered) return change ? null : tendered;
     return Math.round((tendered - back) * 100) / 100;
   }
@@ -76,9 +77,11 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
     const position = numLines > 1 ? c.line.index / (numLines - 1) : 0;
     if (terms.role === 'total') {
       // "Total incl. GST" is the grand total: tax words after an inclusive word do not make it partial.
-      const inclusive = c.labelTokens.some((t) => INCLUSIVE_WORDS.has(t));
+      // "Inclusiva" and "Inclusve" are OCR's "Inclusive".
+      const inclusive = c.labelTokens.some((t) => INCLUSIVE_WORDS.has(t) || /^(inclu|inklu)/.test(t));
       const partial = c.labelTokens.filter((t) => !(inclusive && TAX_WORDS.has(t)));
-      if (hasWord(partial, PARTIAL_TOTAL_WORDS)) c.score -= 0.7;
+      c.partial = hasWord(partial, PARTIAL_TOTAL_WORDS);
+      if (c.partial) c.score -= 0.7;
       if (hasWord(c.labelTokens, GRAND_TOTAL_WORDS)) c.score += 0.3;
       // "Amount due" may differ from the grand total (prepaid, partial payments), so it loses to a plain
       // total, unless the field itself asks for the amount due ("total_due").
@@ -111,7 +114,15 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
     }
   }
   if (terms.role === 'total') settleNetAndGross(cands);
-  return cands.sort((a, b) => b.score - a.score);
+  cands.sort((a, b) => b.score - a.score);
+  // The best label names a part (subtotal, tax, net) and the payment lines show another sum: the
+  // total's own line was not read, and what was paid is the total.
+  const best = cands[0];
+  if (paid !== null && best?.partial && !sameAmount(best, paid)) {
+    const amount = { value: paid, start: 0, end: 0, currency: false, decimals: true };
+    cands.unshift({ ...best, value: { kind: 'number', value: paid, amount }, score: best.score + 0.01, labelTokens: [], source: 'fallback', partial: false });
+  }
+  return cands;
 }
 
 const NUMBER_WORDS = synonymsOf('number');
