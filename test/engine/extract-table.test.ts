@@ -50,3 +50,16 @@ test('gives an empty table and a missing required field when no header matches',
   assert.deepEqual(r.data.line_items, []);
   assert.deepEqual(r.missingRequired, ['line_items']);
 });
+
+test('a tax line whose rate OCR glued to the word ("Tax8%") ends the table with the subtotal above it', () => {
+  const glued = makePage([
+    [[80, 'Services'], [300, 'Quantity'], [380, 'Price'], [480, 'Amount']],
+    [[80, 'Web hosting'], [300, '1'], [380, '$65.00'], [480, '$65.00']],
+    [[80, 'Website design'], [300, '3'], [380, '$700.00'], [480, '$2,100.00']],
+    [[380, 'Subtotal:'], [480, '$2,165.00']],
+    [[380, 'Tax8%:'], [480, '$173.20']],
+    [[380, 'Total:'], [480, '$2,338.20']],
+  ]);
+  const r = extractFields({ pages: [glued], fields: [ITEMS], dateFormat: null, detectLayout: true, detectTables: false });
+  assert.deepEqual((r.data.line_items as { amount: number }[]).map((x) => x.amount), [65, 2100]);
+});

@@ -126,7 +126,8 @@ function headerWords(line: Line, subs: Sub[]): number {
 function isTotalsLine(line: Line): boolean {
   // A totals line carries its amount; "ohne USt." under a column header is header text.
   if (!/\d/.test(line.text)) return false;
-  const tokens = tokenize(line.text);
+  // OCR may glue a rate to its word ("Tax8%").
+  const tokens = tokenize(line.text).map((t) => t.replace(/(?<=\p{L})\d+$/u, ''));
   return tokens.slice(0, 4).some((t) => TOTAL_TERMS.has(t) || PARTIAL_TOTAL_WORDS.has(t) || /^(sub)?total|summe$|^gesamt/.test(t));
 }
 
