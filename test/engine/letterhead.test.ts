@@ -69,3 +69,10 @@ test('words OCR ran together still show a company form and an address; a thank-y
   const thanks = read(ocrPage(['RELAIS OULMES', 'AUTOROUTE RABAT MEKNES', '15000 KHEMISSET', 'Tel. : 05.22.95.66.66', '', '', '***Merci de votre visite****'], { tall: [6], tallBy: 2 }));
   assert.equal(thanks.company, 'RELAIS OULMES');
 });
+
+test('the address ends at a document line, also when OCR glued its words ("TAXINVOICE", "Document No : TD01")', () => {
+  const r = read(ocrPage(['BOOK TA.K SDN BHD', '789417-W', 'NO.53, JALAN SAGU 18,', 'TAMAN DAYA.', '81100 JOHOR BAHRU', 'JOHOR.', 'Document No : TD01167104']));
+  assert.equal(r.address, 'NO.53, JALAN SAGU 18, TAMAN DAYA. 81100 JOHOR BAHRU JOHOR.');
+  const glued = read(ocrPage(['UNIHAKKA SDN BHD', '12, Jalan Tampoi 7/4', 'Tampoi,81200 Johor Bahru', 'TAXINVOICE', 'Item Qty Total']));
+  assert.equal(glued.address, '12, Jalan Tampoi 7/4 Tampoi,81200 Johor Bahru');
+});

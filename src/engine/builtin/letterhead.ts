@@ -10,7 +10,8 @@ const COMPANY_SUFFIX = /\b(gmbh|ag|kg|ug|ltd|limited|llc|inc|corp|corporation|co
 const GLUED_SUFFIX = /(sdn\.?\s*bhd|bhd|berhad|gmbh|ltd|limited|llc|inc|corp|plc|sarl|enterprise|enterprises|trading|restaurant|hotel|supermarket|market|mart|store)\.?\)?$/i;
 const hasCompanyForm = (text: string): boolean => COMPANY_SUFFIX.test(text) || GLUED_SUFFIX.test(text);
 const NOT_A_NAME = /\b(tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|no\.?|nr\.?|gst|vat|reg|kassenbon|beleg|table|cashier|thank|thanks|merci|danke|vielen|welcome|visit|visite)\b|invoice|rechnung|facture|receipt|quittung/i;
-const ADDRESS_STOP = /\b(tel|phone|fax|e-?mail|www|http|gst|gstid|vat|tax|reg|invoice|receipt|rechnung|facture|date|datum|cashier|table|no\s*:)\b|@/i;
+/** Where the address ends: contact, tax and document lines (document words also glued by OCR: "TAXINVOICE"). */
+const ADDRESS_STOP = /\b(tel|phone|fax|e-?mail|www|http|gst|gstid|vat|tax|reg|date|datum|cashier|table|document|no\s*:)\b|@|invoice|receipt|rechnung|facture/i;
 /** General street and area words of addresses (English, German, French, Malay). */
 const STREET_WORDS = /\b(street|road|avenue|ave|blvd|boulevard|lane|drive|suite|floor|flr|level|lot|unit|block|blk|building|bldg|plaza|jalan|jln|jl|lorong|lrg|taman|tmn|kawasan|bandar|persiaran|strasse|straße|str|weg|platz|allee|gasse|rue|chemin|route|autoroute|quai|via|calle|avenida)\b/i;
 
