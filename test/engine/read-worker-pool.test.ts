@@ -30,6 +30,24 @@ describe('WorkerPool', () => {
     await fx.cleanup();
   });
 
+  it('ends a worker left idle for idleMs and starts one again for the next task', async () => {
+    const script = pathToFileURL(await fx.file('idle-worker.mjs', WORKER));
+    const idlePool = new WorkerPool(script, { size: 1, taskTimeoutMs: 5000, maxHeapMb: 64, idleMs: 100 });
+    try {
+      assert.equal(await idlePool.run('x'), 'echo x');
+      assert.equal(idlePool.workers, 1);
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(await idlePool.run('y'), 'echo y', 'a task within idleMs reuses the worker');
+      assert.equal(idlePool.workers, 1);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(idlePool.workers, 0, 'the idle worker was ended');
+      assert.equal(await idlePool.run('z'), 'echo z');
+      assert.equal(idlePool.workers, 1);
+    } finally {
+      await idlePool.close();
+    }
+  });
+
   it('runs tasks on its workers', async () => {
     assert.deepEqual(await Promise.all(['a', 'b', 'c'].map((r) => pool.run<string>(r))), ['echo a', 'echo b', 'echo c']);
   });

@@ -11,10 +11,38 @@ import { DocumentError, type Word } from '../types.js';
 /** LSTM "best_int" model: the accurate one (the package's default folder holds the fast one). */
 const langPath = join(dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 
+/**
+ * OCR engines idle this long are ended: their models and image buffers hold 150-250 MB each, which a
+ * service that mostly waits for the next document should give back. Starting one again takes ~1 s.
+ */
+export const OCR_IDLE_MS = 60_000;
+
 let size = 1;
 let queue: PQueue | null = null;
 let idle: tesseract.Worker[] = [];
 let all = new Set<tesseract.Worker>();
+const idleTimers = new Map<tesseract.Worker, NodeJS.Timeout>();
+
+function takeIdle(): tesseract.Worker | undefined {
+  const worker = idle.pop();
+  if (worker) {
+    clearTimeout(idleTimers.get(worker));
+    idleTimers.delete(worker);
+  }
+  return worker;
+}
+
+function putIdle(worker: tesseract.Worker): void {
+  idle.push(worker);
+  const timer = setTimeout(() => {
+    idleTimers.delete(worker);
+    idle = idle.filter((w) => w !== worker);
+    all.delete(worker);
+    void worker.terminate().catch(() => {});
+  }, OCR_IDLE_MS);
+  timer.unref();
+  idleTimers.set(worker, timer);
+}
 
 export function configureOcr(workers: number): void {
   size = workers;
@@ -48,7 +76,7 @@ export interface OcrWord extends Word {
 export function recognize(image: Buffer, dpi: number | undefined): Promise<OcrWord[]> {
   queue ??= new PQueue({ concurrency: size });
   return queue.add(async () => {
-    let worker: tesseract.Worker | undefined = idle.pop() ?? (await createOcrWorker());
+    let worker: tesseract.Worker | undefined = takeIdle() ?? (await createOcrWorker());
     try {
       await worker.setParameters({
         user_defined_dpi: dpi ? String(Math.round(dpi)) : '0',
@@ -64,7 +92,7 @@ export function recognize(image: Buffer, dpi: number | undefined): Promise<OcrWo
       worker = undefined;
       throw new DocumentError(`OCR failed on the image (${(err as Error)?.message ?? String(err)})`);
     } finally {
-      if (worker) idle.push(worker);
+      if (worker) putIdle(worker);
     }
   });
 }
@@ -87,6 +115,8 @@ function wordsOf(page: tesseract.Page): OcrWord[] {
 
 export async function closeOcr(): Promise<void> {
   const workers = [...all];
+  for (const timer of idleTimers.values()) clearTimeout(timer);
+  idleTimers.clear();
   queue?.clear();
   queue = null;
   idle = [];

@@ -1,7 +1,7 @@
 // The process-wide pools of the reading layer, created on first use and ended by closeReaders().
 import { availableParallelism } from 'node:os';
 import { WorkerPool } from './worker-pool.js';
-import { closeOcr, configureOcr } from './ocr.js';
+import { closeOcr, configureOcr, OCR_IDLE_MS } from './ocr.js';
 
 export interface ReaderPoolOptions {
   /** PDF worker threads (pdf.js text, PDFium rendering). Default min(2, cores). */
@@ -47,6 +47,7 @@ export function ppocrWorkerPool(): WorkerPool {
     size: 1,
     taskTimeoutMs: 120_000,
     maxHeapMb: 512,
+    idleMs: OCR_IDLE_MS,
   });
   return ppocrPool;
 }

@@ -29,6 +29,8 @@ export interface WorkerPoolOptions {
   taskTimeoutMs: number;
   /** Heap cap per worker, so one hostile file cannot take the whole process down. */
   maxHeapMb: number;
+  /** A worker idle this long is ended, giving back its memory (OCR models); the next task starts one. */
+  idleMs?: number;
 }
 
 export class WorkerPool {
@@ -41,6 +43,11 @@ export class WorkerPool {
     private readonly script: URL,
     private readonly options: WorkerPoolOptions,
   ) {}
+
+  /** Workers alive now (busy or idle). */
+  get workers(): number {
+    return this.slots.length;
+  }
 
   run<T>(request: unknown, transfer: TransferListItem[] = []): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the document reader is closed'));
@@ -68,6 +75,7 @@ export class WorkerPool {
       if (!slot && this.slots.length < this.options.size) slot = this.spawn();
       if (!slot) return;
       const task = this.queue.shift()!;
+      if (slot.timer) clearTimeout(slot.timer); // its idle timer
       slot.task = task;
       slot.worker.ref();
       slot.timer = setTimeout(() => this.fail(slot!, new DocumentError('reading the document took too long')), this.options.taskTimeoutMs);
@@ -92,6 +100,10 @@ export class WorkerPool {
       if (reply.ok) task.resolve(reply.value);
       else task.reject(reply.document ? new DocumentError(reply.message) : new Error(reply.message));
       this.dispatch();
+      if (slot.task === null && this.options.idleMs !== undefined) {
+        slot.timer = setTimeout(() => this.retire(slot), this.options.idleMs);
+        slot.timer.unref();
+      }
     });
     worker.on('error', (err) => this.fail(slot, new DocumentError(`the document could not be read: ${err.message}`)));
     worker.on('exit', () => this.fail(slot, new DocumentError('the document could not be read: the reader stopped')));
@@ -106,6 +118,14 @@ export class WorkerPool {
     slot.task = null;
     // An idle worker must not keep the process alive.
     slot.worker.unref();
+  }
+
+  /** Ends an idle worker. */
+  private retire(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0 || slot.task) return;
+    this.slots.splice(index, 1);
+    void slot.worker.terminate();
   }
 
   /** Fails the slot's task and replaces its worker. */
