@@ -2,8 +2,9 @@
 // text-layer PDFs alike.
 import type { PageText, Word } from '../types.js';
 import type { PreparedImage } from './image-prep.js';
-import { recognize } from './ocr.js';
+import { endIdleOcrWorkers, recognize } from './ocr.js';
 import { recognizePhoto } from './ppocr.js';
+import { endIdlePpocr } from './reader-pools.js';
 
 /** Median OCR word-box height that an image of unknown resolution is scaled to: ~10 pt text. */
 const TYPICAL_WORD_HEIGHT_PT = 8;
@@ -20,6 +21,9 @@ export async function ocrPage(
   dpi: number | undefined,
   pageSize?: { width: number; height: number },
 ): Promise<PageText> {
+  // One OCR engine in memory at a time where possible: each holds 150-250 MB, and together with the
+  // PDF workers they took the service past 800 MB. An idle engine of the other kind is ended first.
+  (image.engine === 'ppocr' ? endIdleOcrWorkers : endIdlePpocr)();
   const words =
     image.engine === 'ppocr'
       ? await recognizePhoto({ gray: image.gray, width: image.width, height: image.height })

@@ -23,6 +23,19 @@ let idle: tesseract.Worker[] = [];
 let all = new Set<tesseract.Worker>();
 const idleTimers = new Map<tesseract.Worker, NodeJS.Timeout>();
 
+/** Ends the idle tesseract workers now. */
+export function endIdleOcrWorkers(): void {
+  for (const worker of [...idle]) retire(worker);
+}
+
+function retire(worker: tesseract.Worker): void {
+  clearTimeout(idleTimers.get(worker));
+  idleTimers.delete(worker);
+  idle = idle.filter((w) => w !== worker);
+  all.delete(worker);
+  void worker.terminate().catch(() => {});
+}
+
 function takeIdle(): tesseract.Worker | undefined {
   const worker = idle.pop();
   if (worker) {
@@ -34,12 +47,7 @@ function takeIdle(): tesseract.Worker | undefined {
 
 function putIdle(worker: tesseract.Worker): void {
   idle.push(worker);
-  const timer = setTimeout(() => {
-    idleTimers.delete(worker);
-    idle = idle.filter((w) => w !== worker);
-    all.delete(worker);
-    void worker.terminate().catch(() => {});
-  }, OCR_IDLE_MS);
+  const timer = setTimeout(() => retire(worker), OCR_IDLE_MS);
   timer.unref();
   idleTimers.set(worker, timer);
 }

@@ -52,6 +52,11 @@ export function ppocrWorkerPool(): WorkerPool {
   return ppocrPool;
 }
 
+/** Ends the PP-OCR worker if it is idle. */
+export function endIdlePpocr(): void {
+  ppocrPool?.endIdle();
+}
+
 /** Ends the worker pools; the next read starts new ones. */
 export async function closeReaders(): Promise<void> {
   const pools = [pdfPool, ppocrPool];

@@ -120,6 +120,11 @@ export class WorkerPool {
     slot.worker.unref();
   }
 
+  /** Ends every idle worker now (a busy one finishes its task and stays). */
+  endIdle(): void {
+    for (const slot of this.slots.filter((s) => s.task === null)) this.retire(slot);
+  }
+
   /** Ends an idle worker. */
   private retire(slot: Slot): void {
     const index = this.slots.indexOf(slot);
