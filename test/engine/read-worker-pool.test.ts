@@ -48,6 +48,19 @@ describe('WorkerPool', () => {
     }
   });
 
+  it('endIdle ends the idle workers at once and the next task starts one', async () => {
+    const script = pathToFileURL(await fx.file('end-idle-worker.mjs', WORKER));
+    const p = new WorkerPool(script, { size: 1, taskTimeoutMs: 5000, maxHeapMb: 64 });
+    try {
+      assert.equal(await p.run('x'), 'echo x');
+      p.endIdle();
+      assert.equal(p.workers, 0);
+      assert.equal(await p.run('y'), 'echo y');
+    } finally {
+      await p.close();
+    }
+  });
+
   it('runs tasks on its workers', async () => {
     assert.deepEqual(await Promise.all(['a', 'b', 'c'].map((r) => pool.run<string>(r))), ['echo a', 'echo b', 'echo c']);
   });
