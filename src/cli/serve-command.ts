@@ -22,6 +22,7 @@ export const serveOptions = {
   'log-level': { type: 'string', default: 'info', describe: 'pino log level' },
   // Jobs side: workers, inbound SMTP, export mail, fault injection (src/service/jobs, faults.ts).
   'job-concurrency': { type: 'number', default: 2, describe: 'Jobs processed at once' },
+  'pdf-workers': { type: 'number', describe: 'PDF reader threads (pdf.js text, PDFium rendering); default min(2, cores). 1 saves ~70 MB' },
   'smtp-port': { type: 'number', describe: "Start the inbound SMTP listener on this port (mail to a Workflow's email_id becomes a run)" },
   'smtp-host': { type: 'string', describe: 'Interface of the inbound SMTP listener (default --host)' },
   'mail-smtp-host': { type: 'string', describe: 'Outgoing SMTP server for range-export links (without it the link is logged)' },
@@ -55,6 +56,7 @@ type ServeArgs = ArgumentsCamelCase<{
   inboundDomain: string;
   logLevel: string;
   jobConcurrency: number;
+  pdfWorkers?: number;
   smtpPort?: number;
   smtpHost?: string;
   mailSmtpHost?: string;
@@ -184,6 +186,14 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     // Loaded here, not at the top: every other docdrop command would otherwise carry the service and its
     // engine (~100 MB of pdf.js, OCR and sharp) in memory.
     const { startService } = await import('../service/index.js');
+    if (argv.pdfWorkers !== undefined) {
+      const { configureReaders } = await import('../engine/read/index.js');
+      try {
+        configureReaders({ pdfWorkers: argv.pdfWorkers });
+      } catch (err) {
+        throw new Error(`--${(err as Error).message.replace('pdfWorkers', 'pdf-workers')}`);
+      }
+    }
     const service = await startService(toServiceOptions(argv, logger));
     logger.info({ url: service.url, dataDir: argv.dataDir, accounts: service.context.options.apiKeys.length }, `docdrop serve listening at ${service.url}`);
     await new Promise<void>((resolve) => {

@@ -55,6 +55,12 @@ test('a fault rate outside 0..1 stops serve at start, naming the flag', async ()
   assert.match(s.log(), /--fault-5xx-rate: expected a share between 0 and 1, received 1\.5/);
 });
 
+test('a --pdf-workers that is not a whole number >= 1 stops serve at start, naming the flag', async () => {
+  const s = serve(['--pdf-workers', '0']);
+  assert.notEqual(await s.exited, 0);
+  assert.match(s.log(), /--pdf-workers must be a whole number >= 1, got 0/);
+});
+
 test('a malformed --fault-job-delay-ms stops serve at start with the expected form', async () => {
   const s = serve(['--fault-job-delay-ms', 'slow']);
   assert.notEqual(await s.exited, 0);

@@ -6,7 +6,7 @@ import { closeOcr, configureOcr, OCR_IDLE_MS } from './ocr.js';
 export interface ReaderPoolOptions {
   /** PDF worker threads (pdf.js text, PDFium rendering). Default min(2, cores). */
   pdfWorkers?: number;
-  /** Tesseract workers. Default min(2, cores). */
+  /** Tesseract workers. Default 1 (PP-OCR reads the photos; tesseract the scans and large images). */
   ocrWorkers?: number;
 }
 
@@ -23,7 +23,7 @@ export function configureReaders(options: ReaderPoolOptions): void {
     }
   }
   if (options.pdfWorkers) pdfWorkers = options.pdfWorkers;
-  configureOcr(options.ocrWorkers ?? defaultSize());
+  if (options.ocrWorkers) configureOcr(options.ocrWorkers);
 }
 
 export function pdfWorkerPool(): WorkerPool {
