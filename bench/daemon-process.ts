@@ -2,6 +2,7 @@
 // and resolves once it logged "daemon started", so figures cover the daemon as it is deployed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 const REPO = resolve(import.meta.dirname, '..');
@@ -19,6 +20,12 @@ export interface DaemonProcess {
 export function docdropCli(tsx = false): string[] {
   const dist = join(REPO, 'dist/src/cli/main.js');
   return tsx || !existsSync(dist) ? ['--import', 'tsx', join(REPO, 'src/cli/main.ts')] : [dist];
+}
+
+/** Peak resident set size of a process in kB (VmHWM), NaN when it is gone. */
+export async function vmHwmKb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN);
 }
 
 export async function startDaemonProcess(configPath: string, opts: { tsx?: boolean; nodeFlags?: string[] } = {}): Promise<DaemonProcess> {

@@ -1,6 +1,11 @@
 // An extraction engine that answers every job at once with fixed data, for benchmarks of the daemon
 // (bench/pipeline.ts, bench/ledger-scale.ts): their figures are the daemon's, not the extraction's.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ServiceClient } from '../src/api/client.js';
 import type { DocumentEngine } from '../src/engine/types.js';
+import { startService, type RunningService } from '../src/service/index.js';
+import { invoicePdf } from '../test/helpers/job-fixtures.js';
 
 export const instantEngine: DocumentEngine = {
   async extract() {
@@ -30,3 +35,17 @@ export const benchWorkflow = {
     ],
   },
 };
+
+/**
+ * `docdrop serve` in this process with the instant engine, the bench Workflow and one warm-up upload
+ * (the first upload loads pdf.js), so the figures are the daemon's, not a cold service's.
+ */
+export async function startInstantService(root: string, apiKey: string): Promise<RunningService> {
+  const svc = await startService({ port: 0, dataDir: join(root, 'service'), apiKeys: [apiKey], engine: instantEngine });
+  const client = new ServiceClient({ baseUrl: svc.url, apiKey });
+  await client.createTemplate(benchWorkflow);
+  const warm = join(root, 'warm.pdf');
+  await writeFile(warm, Buffer.from(await invoicePdf({ number: 'W', date: '2026-11-02', total: '1.00' })));
+  await client.uploadDocument(warm);
+  return svc;
+}

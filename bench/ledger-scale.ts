@@ -5,35 +5,25 @@
 //
 //   npm run build && node --import tsx bench/ledger-scale.ts [--inputs 100000]
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ServiceClient } from '../src/api/client.js';
 import { openSqliteLedger } from '../src/daemon/ledger-sqlite.js';
-import { startService } from '../src/service/index.js';
 import { invoicePdf } from '../test/helpers/job-fixtures.js';
-import { benchWorkflow, instantEngine } from './instant-engine.js';
-import { docdropCli, startDaemonProcess } from './daemon-process.js';
+import { startInstantService } from './instant-engine.js';
+import { docdropCli, startDaemonProcess, vmHwmKb } from './daemon-process.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { inputs: { type: 'string', default: '100000' }, tsx: { type: 'boolean', default: false } } });
 const N = Number(values.inputs);
 
-async function vmHwmMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
-}
+const vmHwmMb = async (pid: number) => (await vmHwmKb(pid)) / 1024;
 
 const root = await mkdtemp(join(tmpdir(), 'docdrop-ledger-scale-'));
 const key = 'bench-key';
-const svc = await startService({ port: 0, dataDir: join(root, 'service'), apiKeys: [key], engine: instantEngine });
+const svc = await startInstantService(root, key);
 try {
-  const client = new ServiceClient({ baseUrl: svc.url, apiKey: key });
-  await client.createTemplate(benchWorkflow);
-  // Warm the service up (its first upload loads pdf.js), so "one new file" measures the daemon.
-  await writeFile(join(root, 'warm.pdf'), Buffer.from(await invoicePdf({ number: 'W', date: '2026-11-02', total: '1.00' })));
-  await client.uploadDocument(join(root, 'warm.pdf'));
   const inbox = join(root, 'inbox');
   await mkdir(inbox, { recursive: true });
   const statePath = join(root, 'state.db');

@@ -10,12 +10,10 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ServiceClient } from '../src/api/client.js';
 import { openSqliteLedger } from '../src/daemon/ledger-sqlite.js';
-import { startService } from '../src/service/index.js';
 import { invoicePdf } from '../test/helpers/job-fixtures.js';
-import { benchWorkflow, instantEngine } from './instant-engine.js';
-import { startDaemonProcess } from './daemon-process.js';
+import { startInstantService } from './instant-engine.js';
+import { startDaemonProcess, vmHwmKb } from './daemon-process.js';
 
 const { values } = parseArgs({
   options: {
@@ -43,21 +41,10 @@ async function cpuSeconds(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-async function vmHwmKb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN);
-}
-
 const root = await mkdtemp(join(tmpdir(), 'docdrop-bench-'));
 const key = 'bench-key';
-const svc = await startService({ port: 0, dataDir: join(root, 'service'), apiKeys: [key], engine: instantEngine });
+const svc = await startInstantService(root, key);
 try {
-  const client = new ServiceClient({ baseUrl: svc.url, apiKey: key });
-  await client.createTemplate(benchWorkflow);
-  // Warm the service up (its first upload loads pdf.js): the bench measures the daemon, not a cold service.
-  const warm = join(root, 'warm.pdf');
-  await writeFile(warm, Buffer.from(await invoicePdf({ number: 'W', date: '2026-11-02', total: '1.00' })));
-  await client.uploadDocument(warm);
   const inbox = join(root, 'inbox');
   await mkdir(inbox, { recursive: true });
   const configPath = join(root, 'docdrop.yaml');
