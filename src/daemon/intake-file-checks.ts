@@ -5,14 +5,11 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { kindFromHead } from '../engine/read/detect-file-kind.js';
+import { HEAD_BYTES, kindFromHead } from '../engine/read/detect-file-kind.js';
 import type { FileKind } from '../engine/types.js';
-
-export type CompleteFileKind = FileKind;
 
 /** Files up to this size are read once into memory for all three checks; larger ones are streamed. */
 const READ_WHOLE_MAX_BYTES = 1024 * 1024;
-const HEAD_BYTES = 1024 + 5;
 
 export interface FileInspection {
   size: number;
@@ -72,21 +69,8 @@ async function hashStream(stream: NodeJS.ReadableStream): Promise<string> {
 /**
  * Whether the file's end is written: PDF `%%EOF` in its last 2 kB (readers tolerate trailing bytes after
  * it), JPEG's EOI marker FF D9 near the end (0xFF D9 cannot occur inside entropy-coded data), PNG's IEND
- * chunk, TIFF's image directories and strips all inside the file. Missing or unreadable file: false.
+ * chunk, TIFF's image directories and strips all inside the file.
  */
-export async function isCompleteFile(path: string, kind: CompleteFileKind): Promise<boolean> {
-  let fh: FileHandle | null = null;
-  try {
-    fh = await open(path, 'r');
-    const { size } = await fh.stat();
-    return await completeAt((o, n) => readBytes(fh!, o, n), size, kind);
-  } catch {
-    return false;
-  } finally {
-    await fh?.close();
-  }
-}
-
 async function completeAt(readAt: ReadAt, size: number, kind: FileKind): Promise<boolean> {
   const tail = (n: number) => readAt(size - Math.min(n, size), Math.min(n, size));
   switch (kind) {

@@ -9,7 +9,7 @@ import { NativeFolderWatcher } from './intake-native-watch.js';
 import { RuleIntake, type IntakeFile, type WatchFactory } from './intake-rule.js';
 
 export type { IntakeFile };
-export { isCompleteFile, sha256File, type CompleteFileKind } from './intake-file-checks.js';
+export { inspectFile, sha256File, type FileInspection } from './intake-file-checks.js';
 
 export interface IntakeOptions {
   logger: Logger;

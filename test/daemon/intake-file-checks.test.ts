@@ -6,8 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import sharp from 'sharp';
-import { isCompleteFile, sha256File } from '../../src/daemon/intake.js';
-import { inspectFile } from '../../src/daemon/intake-file-checks.js';
+import { inspectFile, sha256File } from '../../src/daemon/intake.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'docdrop-filecheck-'));
 after(() => rm(dir, { recursive: true, force: true }));
@@ -39,9 +38,9 @@ const kinds: [string, 'pdf' | 'jpeg' | 'png' | 'tiff', () => Promise<Buffer>][] 
 for (const [label, kind, make] of kinds) {
   test(`a whole ${label} is complete and one cut short by a slow copier is not`, async () => {
     const bytes = await make();
-    assert.equal(await isCompleteFile(await fixture(`whole-${label}.${kind}`, bytes), kind), true);
+    assert.equal((await inspectFile(await fixture(`whole-${label}.${kind}`, bytes)))?.complete, true);
     const cut = bytes.subarray(0, Math.floor(bytes.length * 0.6));
-    assert.equal(await isCompleteFile(await fixture(`cut-${label}.${kind}`, cut), kind), false);
+    assert.equal((await inspectFile(await fixture(`cut-${label}.${kind}`, cut)))?.complete, false);
   });
 }
 
@@ -68,8 +67,8 @@ test('inspectFile: an unsupported type is complete with its hash (it fails as su
 
 test('a PDF with bytes after %%EOF is still complete; a missing file is not', async () => {
   const bytes = Buffer.concat([await pdf(), Buffer.from('\n\0\0\r\n')]);
-  assert.equal(await isCompleteFile(await fixture('trailing.pdf', bytes), 'pdf'), true);
-  assert.equal(await isCompleteFile(join(dir, 'nope.pdf'), 'pdf'), false);
+  assert.equal((await inspectFile(await fixture('trailing.pdf', bytes)))?.complete, true);
+  assert.equal(await inspectFile(join(dir, 'nope.pdf')), null);
 });
 
 test('sha256File streams the file and returns the hex digest', async () => {

@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import type { FileKind } from '../types.js';
 
 /** Bytes read from the head of the file; readers accept up to 1024 bytes of junk before `%PDF-`. */
-const HEAD_BYTES = 1024 + 5;
+export const HEAD_BYTES = 1024 + 5;
 
 /** Reads only the head of the file, so a huge file costs one small read. */
 export async function detectFileKind(filePath: string): Promise<FileKind | null> {
