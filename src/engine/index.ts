@@ -7,7 +7,9 @@ import type { Chunk } from '../api/types.js';
 import { silentLogger, type Logger } from '../util/logger.js';
 import { createBuiltinEngine } from './builtin/builtin-engine.js';
 import { createLlmEngine, type EngineId, type LlmConfig, type ReportingEngine } from './llm-engine.js';
-import { closeReaders, countPages, parsePageRanges, readPages } from './read/index.js';
+import { closeReaders, countPages, parsePageRanges, readDocument, readPages } from './read/index.js';
+import { parseCii } from './einvoice/cii.js';
+import { einvoiceValues } from './einvoice/einvoice-fields.js';
 import { segmentPages, wantsSegmentation } from './segment.js';
 import { pageTextOf } from './layout/lines.js';
 import {
@@ -46,6 +48,9 @@ async function selectedPages(filePath: string, kind: FileKind, spec: string | un
 
 const plainText = (pages: PageText[]): string => pages.map((p) => pageTextOf(p)).join('\n\f\n');
 
+/** Reported as the engine when the embedded e-invoice XML answered every field. */
+export const EINVOICE_READER: EngineId = { name: 'docdrop-einvoice', version: '1.0.0' };
+
 export function createDocumentEngine(opts: DocumentEngineOptions = {}): DocumentEngine {
   const logger = opts.logger ?? silentLogger;
   const builtin = createBuiltinEngine();
@@ -62,9 +67,18 @@ export function createDocumentEngine(opts: DocumentEngineOptions = {}): Document
     async extract(req: EngineExtractRequest): Promise<EngineExtractResult> {
       const o = req.options;
       const { numPages, pages } = await selectedPages(req.filePath, req.kind, o.pageRanges);
-      const read = await readPages(req.filePath, req.kind, { useOcr: o.useOcr, pages });
+      const { pages: read, einvoiceXml } = await readDocument(req.filePath, req.kind, { useOcr: o.useOcr, pages });
       const base = { fields: req.fields, dateFormat: req.dateFormat, detectTables: o.detectTables, detectLayout: o.detectLayout, queryModel: o.queryModel };
-      const { out: whole, by } = await extractOne({ ...base, pages: read });
+      // A hybrid e-invoice's XML answers the fields it can exactly; the engine reads the page for the
+      // rest, and is not called at all when nothing is left (no LLM tokens spent on a ZUGFeRD invoice).
+      const invoice = einvoiceXml ? parseCii(einvoiceXml) : null;
+      if (einvoiceXml && !invoice) logger.warn({ file: req.filePath }, 'the invoice XML attached to the PDF could not be parsed; reading the page instead');
+      const exact = invoice ? einvoiceValues(invoice, req.fields, req.dateFormat) : {};
+      const rest = req.fields.filter((f) => !(f.name in exact));
+      const { out, by } =
+        rest.length > 0 || !invoice ? await extractOne({ ...base, fields: rest, pages: read }) : { out: { data: {}, missingRequired: [] }, by: EINVOICE_READER };
+      const whole = { data: Object.fromEntries(req.fields.map((f) => [f.name, f.name in exact ? exact[f.name] : out.data[f.name]])), missingRequired: out.missingRequired };
+      const engine = Object.keys(exact).length === 0 || by === EINVOICE_READER ? by : { name: `${by.name}+einvoice`, version: by.version };
       let chunks: Chunk[] | undefined;
       if (wantsSegmentation(o)) {
         const segments = segmentPages(read, o);
@@ -81,7 +95,7 @@ export function createDocumentEngine(opts: DocumentEngineOptions = {}): Document
         pagesRead: read.map((p) => p.page),
         chunks,
         text: plainText(read),
-        engine: by,
+        engine,
       };
     },
 

@@ -2,6 +2,6 @@
 export { detectFileKind } from './detect-file-kind.js';
 export { countPages } from './count-pages.js';
 export { parsePageRanges } from './page-ranges.js';
-export { readPages } from './read-pages.js';
+export { readDocument, readPages } from './read-pages.js';
 export { writeSelectedPages } from './select-pages.js';
 export { closeReaders, configureReaders, type ReaderPoolOptions } from './reader-pools.js';

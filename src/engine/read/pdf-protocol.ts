@@ -9,6 +9,8 @@ export type PdfRequest =
 export interface PdfTextResult {
   numPages: number;
   pages: { page: number; width: number; height: number; words: Word[] }[];
+  /** The structured invoice XML attached to a hybrid e-invoice (ZUGFeRD, Factur-X), when there is one. */
+  einvoiceXml?: string;
 }
 
 export interface PdfRenderResult {

@@ -38,7 +38,7 @@ async function openPdf(path: string) {
   }
 }
 
-async function pageText(path: string, pages: number[] | undefined): Promise<PdfTextResult> {
+async function pageText(path: string, pages: number[] | undefined, withEinvoice: boolean): Promise<PdfTextResult> {
   const doc = await openPdf(path);
   try {
     const wanted = pages ?? Array.from({ length: doc.numPages }, (_, i) => i + 1);
@@ -65,10 +65,35 @@ async function pageText(path: string, pages: number[] | undefined): Promise<PdfT
       out.pages.push({ page: n, width: round(viewport.width), height: round(viewport.height), words });
       page.cleanup();
     }
+    const xml = withEinvoice ? await einvoiceAttachment(doc) : undefined;
+    if (xml) out.einvoiceXml = xml;
     return out;
   } finally {
     await doc.destroy();
   }
+}
+
+/** Larger XML attachments are not invoices; the biggest real ones are tens of kilobytes. */
+const MAX_EINVOICE_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The CII invoice XML of a hybrid e-invoice: ZUGFeRD and Factur-X attach it as factur-x.xml,
+ * zugferd-invoice.xml (ZUGFeRD 1: ZUGFeRD-invoice.xml) or xrechnung.xml. Other attachments (receipts
+ * as PDFs, say) are ignored. An unreadable attachment table is not an unreadable document.
+ */
+async function einvoiceAttachment(doc: pdfjs.PDFDocumentProxy): Promise<string | undefined> {
+  let attachments: Record<string, { filename?: string; content?: Uint8Array }> | null;
+  try {
+    attachments = await doc.getAttachments();
+  } catch {
+    return undefined;
+  }
+  for (const a of Object.values(attachments ?? {})) {
+    if (!a.content || a.content.length > MAX_EINVOICE_BYTES || !/\.xml$/i.test(a.filename ?? '')) continue;
+    const text = new TextDecoder().decode(a.content);
+    if (/<(\w+:)?CrossIndustry(Invoice|Document)\b/.test(text.slice(0, 4096))) return text;
+  }
+  return undefined;
 }
 
 let pdfium: Promise<PDFiumLibrary> | null = null;
@@ -112,9 +137,9 @@ function round(v: number): number {
 async function handle(req: PdfRequest): Promise<unknown> {
   switch (req.type) {
     case 'count':
-      return (await pageText(req.path, [])).numPages;
+      return (await pageText(req.path, [], false)).numPages;
     case 'text':
-      return pageText(req.path, req.pages);
+      return pageText(req.path, req.pages, true);
     case 'render':
       return renderPage(req.path, req.page, req.dpi, req.maxPixels);
   }

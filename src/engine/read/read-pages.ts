@@ -14,22 +14,26 @@ const MAX_RENDER_PIXELS = 25_000_000;
 /** Pages OCR'd at once per document: bounds the rendered bitmaps held in memory. */
 const OCR_PAGES_IN_FLIGHT = 2;
 
-export async function readPages(filePath: string, kind: FileKind, opts: ReadOptions): Promise<PageText[]> {
-  return kind === 'pdf' ? readPdf(filePath, opts) : readImage(filePath, kind, opts);
+export interface ReadDocument {
+  pages: PageText[];
+  /** The invoice XML a hybrid e-invoice PDF carries (ZUGFeRD, Factur-X), as attached. */
+  einvoiceXml?: string;
 }
 
-async function readPdf(path: string, opts: ReadOptions): Promise<PageText[]> {
+export async function readPages(filePath: string, kind: FileKind, opts: ReadOptions): Promise<PageText[]> {
+  return (await readDocument(filePath, kind, opts)).pages;
+}
+
+export async function readDocument(filePath: string, kind: FileKind, opts: ReadOptions): Promise<ReadDocument> {
+  return kind === 'pdf' ? readPdf(filePath, opts) : { pages: await readImage(filePath, kind, opts) };
+}
+
+async function readPdf(path: string, opts: ReadOptions): Promise<ReadDocument> {
   const pool = pdfWorkerPool();
-  let pages: number[];
-  let textPages = new Map<number, PageText>();
-  if (opts.useOcr) {
-    const numPages = await pool.run<number>({ type: 'count', path });
-    pages = selectPages(opts.pages, numPages);
-  } else {
-    const text = await pool.run<PdfTextResult>({ type: 'text', path, pages: opts.pages });
-    pages = selectPages(opts.pages, text.numPages);
-    textPages = new Map(text.pages.filter((p) => p.words.length > 0).map((p) => [p.page, { ...p, source: 'text' as const }]));
-  }
+  // With OCR forced no page text is taken from the PDF (pages: []), only its page count and attachment.
+  const text = await pool.run<PdfTextResult>({ type: 'text', path, pages: opts.useOcr ? [] : opts.pages });
+  const pages = selectPages(opts.pages, text.numPages);
+  const textPages = new Map(text.pages.filter((p) => p.words.length > 0).map((p) => [p.page, { ...p, source: 'text' as const }]));
   const ocrd = await mapLimit(
     pages.filter((p) => !textPages.has(p)),
     OCR_PAGES_IN_FLIGHT,
@@ -39,7 +43,7 @@ async function readPdf(path: string, opts: ReadOptions): Promise<PageText[]> {
       return ocrPage(page, image, r.dpi, { width: r.width, height: r.height });
     },
   );
-  return [...textPages.values(), ...ocrd].sort((a, b) => a.page - b.page);
+  return { pages: [...textPages.values(), ...ocrd].sort((a, b) => a.page - b.page), einvoiceXml: text.einvoiceXml };
 }
 
 async function readImage(path: string, kind: FileKind, opts: ReadOptions): Promise<PageText[]> {
