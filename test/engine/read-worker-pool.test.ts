@@ -61,6 +61,36 @@ describe('WorkerPool', () => {
     }
   });
 
+  it('runs every oneWorker task on one worker while other tasks still run in parallel', async () => {
+    const script = pathToFileURL(
+      await fx.file(
+        'thread-worker.mjs',
+        `import { parentPort, threadId } from 'node:worker_threads';
+parentPort.on('message', ({ id, request }) => setTimeout(() => parentPort.postMessage({ id, ok: true, value: threadId }), request.ms));`,
+      ),
+    );
+    const p = new WorkerPool(script, { size: 2, taskTimeoutMs: 5000, maxHeapMb: 64, oneWorker: (r) => (r as { heavy: boolean }).heavy });
+    try {
+      const heavy = (ms: number) => p.run<number>({ heavy: true, ms });
+      const light = (ms: number) => p.run<number>({ heavy: false, ms });
+      // Two heavy tasks at once: the second waits for the first's worker rather than taking the free one.
+      const [h1, h2, l1] = await Promise.all([heavy(100), heavy(10), light(10)]);
+      assert.equal(h1, h2, 'both heavy tasks ran on one worker');
+      assert.notEqual(l1, h1, 'the light task ran on the other worker, beside the heavy ones');
+      // A light task queued behind a heavy one that waits for its worker is not held up by it.
+      const order: string[] = [];
+      await Promise.all([
+        heavy(300).then(() => order.push('heavy 300 ms')),
+        heavy(10).then(() => order.push('heavy 10 ms')),
+        light(10).then(() => order.push('light 10 ms')),
+      ]);
+      assert.deepEqual(order, ['light 10 ms', 'heavy 300 ms', 'heavy 10 ms']);
+      assert.equal(p.workers, 2);
+    } finally {
+      await p.close();
+    }
+  });
+
   it('runs tasks on its workers', async () => {
     assert.deepEqual(await Promise.all(['a', 'b', 'c'].map((r) => pool.run<string>(r))), ['echo a', 'echo b', 'echo c']);
   });

@@ -1,5 +1,6 @@
 // The process-wide pools of the reading layer, created on first use and ended by closeReaders().
 import { availableParallelism } from 'node:os';
+import type { PdfRequest } from './pdf-protocol.js';
 import { WorkerPool } from './worker-pool.js';
 import { closeOcr, configureOcr, OCR_IDLE_MS } from './ocr.js';
 
@@ -33,6 +34,9 @@ export function pdfWorkerPool(): WorkerPool {
     size: pdfWorkers,
     taskTimeoutMs: 120_000,
     maxHeapMb: 1024,
+    // PDFium's WASM heap grows to ~50 MB rendering a page at 300 dpi and never shrinks: rendering
+    // on one worker keeps it in one thread, while text pages are still read in parallel.
+    oneWorker: (request) => (request as PdfRequest).type === 'render',
   });
   return pdfPool;
 }

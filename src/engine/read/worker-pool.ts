@@ -21,6 +21,8 @@ interface Slot {
   worker: Worker;
   task: Task | null;
   timer: NodeJS.Timeout | null;
+  /** This worker runs the pool's `oneWorker` tasks. */
+  holder: boolean;
 }
 
 export interface WorkerPoolOptions {
@@ -31,6 +33,12 @@ export interface WorkerPoolOptions {
   maxHeapMb: number;
   /** A worker idle this long is ended, giving back its memory (OCR models); the next task starts one. */
   idleMs?: number;
+  /**
+   * Tasks for which this is true all run on one worker (another takes over if it ends): for work
+   * whose memory a worker keeps, such as a WASM heap that never shrinks, so that only one worker
+   * holds it. Other tasks prefer the other workers.
+   */
+  oneWorker?: (request: unknown) => boolean;
 }
 
 export class WorkerPool {
@@ -70,17 +78,35 @@ export class WorkerPool {
   }
 
   private dispatch(): void {
-    while (this.queue.length > 0) {
-      let slot = this.slots.find((s) => s.task === null);
-      if (!slot && this.slots.length < this.options.size) slot = this.spawn();
-      if (!slot) return;
-      const task = this.queue.shift()!;
+    // In queue order, each task to a worker that may run it now; a task that must wait for the
+    // one-worker does not hold up the tasks behind it.
+    for (let i = 0; i < this.queue.length; ) {
+      const slot = this.slotFor(this.queue[i]);
+      if (!slot) {
+        i++;
+        continue;
+      }
+      const [task] = this.queue.splice(i, 1);
       if (slot.timer) clearTimeout(slot.timer); // its idle timer
       slot.task = task;
       slot.worker.ref();
-      slot.timer = setTimeout(() => this.fail(slot!, new DocumentError('reading the document took too long')), this.options.taskTimeoutMs);
+      slot.timer = setTimeout(() => this.fail(slot, new DocumentError('reading the document took too long')), this.options.taskTimeoutMs);
       slot.worker.postMessage({ id: task.id, request: task.request }, task.transfer);
     }
+  }
+
+  /** A free (or new) worker for the task, or none while it has to wait. */
+  private slotFor(task: Task): Slot | undefined {
+    const holder = this.slots.find((s) => s.holder);
+    const free = this.slots.filter((s) => s.task === null);
+    const spare = () => (this.slots.length < this.options.size ? this.spawn() : undefined);
+    if (this.options.oneWorker?.(task.request)) {
+      if (holder) return holder.task === null ? holder : undefined;
+      const slot = free[0] ?? spare();
+      if (slot) slot.holder = true;
+      return slot;
+    }
+    return free.find((s) => !s.holder) ?? spare() ?? free[0];
   }
 
   private spawn(): Slot {
@@ -92,7 +118,7 @@ export class WorkerPool {
           { eval: true, resourceLimits },
         )
       : new Worker(this.script, { resourceLimits });
-    const slot: Slot = { worker, task: null, timer: null };
+    const slot: Slot = { worker, task: null, timer: null, holder: false };
     worker.on('message', (reply: WorkerReply) => {
       const task = slot.task;
       if (!task || task.id !== reply.id) return;
