@@ -91,6 +91,24 @@ parentPort.on('message', ({ id, request }) => setTimeout(() => parentPort.postMe
     }
   });
 
+  it('gives its workers a small young generation', async () => {
+    const script = pathToFileURL(
+      await fx.file(
+        'limits-worker.mjs',
+        `import { parentPort, resourceLimits } from 'node:worker_threads';
+parentPort.on('message', ({ id }) => parentPort.postMessage({ id, ok: true, value: resourceLimits }));`,
+      ),
+    );
+    const p = new WorkerPool(script, { size: 1, taskTimeoutMs: 5000, maxHeapMb: 64 });
+    try {
+      const limits = await p.run<{ maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb: number }>(null);
+      assert.equal(limits.maxOldGenerationSizeMb, 64);
+      assert.ok(limits.maxYoungGenerationSizeMb <= 8, `young generation ${limits.maxYoungGenerationSizeMb} MB`);
+    } finally {
+      await p.close();
+    }
+  });
+
   it('runs tasks on its workers', async () => {
     assert.deepEqual(await Promise.all(['a', 'b', 'c'].map((r) => pool.run<string>(r))), ['echo a', 'echo b', 'echo c']);
   });
