@@ -22,7 +22,7 @@ export const serveOptions = {
   'log-level': { type: 'string', default: 'info', describe: 'pino log level' },
   // Jobs side: workers, inbound SMTP, export mail, fault injection (src/service/jobs, faults.ts).
   'job-concurrency': { type: 'number', default: 2, describe: 'Jobs processed at once' },
-  'pdf-workers': { type: 'number', describe: 'PDF reader threads (pdf.js text, PDFium rendering); default min(2, cores). 1 saves ~70 MB' },
+  'pdf-workers': { type: 'number', describe: 'PDF reader threads (pdf.js text; one of them also renders pages for OCR with PDFium); default min(2, cores)' },
   'smtp-port': { type: 'number', describe: "Start the inbound SMTP listener on this port (mail to a Workflow's email_id becomes a run)" },
   'smtp-host': { type: 'string', describe: 'Interface of the inbound SMTP listener (default --host)' },
   'mail-smtp-host': { type: 'string', describe: 'Outgoing SMTP server for range-export links (without it the link is logged)' },
