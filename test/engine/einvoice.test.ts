@@ -86,6 +86,7 @@ describe('einvoiceValues', () => {
       f('customer_name', 'text'),
       f('currency', 'text'),
       f('order_number', 'text'),
+      f('bill_no', 'text'),
     ];
     assert.deepEqual(einvoiceValues(inv, fields, '%d.%m.%Y'), {
       invoice_number: 'RE-2026/0042',
@@ -100,11 +101,12 @@ describe('einvoiceValues', () => {
       customer_name: 'Beispiel AG',
       currency: 'EUR',
       order_number: 'PO-77',
+      bill_no: 'RE-2026/0042',
     });
   });
 
   test('leaves out fields it cannot answer and fields of the wrong type', () => {
-    const out = einvoiceValues(inv, [f('phone', 'text'), f('customer_number', 'text'), f('ship_date', 'date'), f('invoice_number', 'number'), f('notes', 'text')], null);
+    const out = einvoiceValues(inv, [f('phone', 'text'), f('customer_number', 'text'), f('supplier_no', 'text'), f('ship_date', 'date'), f('invoice_number', 'number'), f('notes', 'text')], null);
     assert.deepEqual(out, {});
   });
 

@@ -20,7 +20,6 @@ const ID = new Set([...group('number'), 'code', 'ident']);
 const IBAN = new Set(['iban', 'account', 'konto', 'bankverbindung', 'rib']);
 const CURRENCY = group('currency');
 const INVOICE = group('invoice');
-const VENDOR = group('vendor');
 
 function nameWords(field: FieldDefinition | SubFieldDefinition): string[] {
   return field.name
@@ -61,9 +60,10 @@ function scalarValue(inv: EInvoice, field: FieldDefinition): Value {
     case 'identifier': {
       if (any(words, TAX_WORDS)) return partyOf(inv, words)?.taxId;
       if (any(words, ORDER)) return inv.orderReference;
-      if (any(words, BUYER) || any(words, VENDOR)) return undefined; // a customer or supplier number
-      // "invoice_number", "number", "invoice_id": nothing but invoice and number words.
-      return words.every((w) => INVOICE.has(w) || ID.has(w) || w === 'document') ? inv.number : undefined;
+      // "invoice_number", "bill_no", "number": nothing but invoice and number words (checked before the
+      // buyer words, among which "bill" also stands).
+      if (words.every((w) => INVOICE.has(w) || ID.has(w) || w === 'document')) return inv.number;
+      return undefined; // a customer, supplier or other number
     }
     case 'plain':
       if (words.some((w) => CURRENCY.has(w))) return inv.currency;
