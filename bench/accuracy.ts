@@ -2,15 +2,16 @@
 // upload, run a Workflow (run_parser), poll, classify; then per source and field the share of exact
 // matches after normalisation (dates ISO, amounts as numbers, names case/space/punctuation folded),
 // line items (row count and amounts), classification accuracy and seconds per page.
-//   npx tsx bench/accuracy.ts [corpus-dir] [--only=substring,...] [--text-only]
+// The service is `docdrop serve` in a child process started with the node flags and Environment= of
+// systemd/docdrop.service (from dist/ when built, so build first), and its peak RSS is its VmHWM.
+//   npm run build && npx tsx bench/accuracy.ts [corpus-dir] [--only=substring,...] [--text-only]
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fetch, FormData } from 'undici';
-import { startService } from '../src/service/index.js';
-import { createLogger } from '../src/util/logger.js';
 import { loadTruth, type Truth } from './corpus-truth.js';
+import { startServeProcess, unitRuntime, vmHwmKb } from './daemon-process.js';
 
 const args = process.argv.slice(2);
 const root = resolve(args.find((a) => !a.startsWith('--')) ?? join(import.meta.dirname, '../../shared/corpus'));
@@ -54,7 +55,8 @@ const CLASSES = [
 ];
 
 const dataDir = await mkdtemp(join(tmpdir(), 'docdrop-bench-'));
-const service = await startService({ port: 0, dataDir, apiKeys: [KEY], logger: createLogger({ level: 'error', name: 'bench-service' }) });
+const runtime = await unitRuntime();
+const service = await startServeProcess(dataDir, KEY, runtime);
 const api = async (method: string, path: string, body?: unknown): Promise<any> => {
   const res = await fetch(`${service.url}${path}`, {
     method,
@@ -65,9 +67,6 @@ const api = async (method: string, path: string, body?: unknown): Promise<any> =
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
 };
-
-let peakRss = 0;
-const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200);
 
 const fold = (s: unknown): string =>
   String(s ?? '')
@@ -163,12 +162,13 @@ try {
     const p = pageTime[k];
     if (p.pages) console.log(`seconds per ${k} page: ${(p.s / p.pages).toFixed(3)} (${p.pages} pages, jobs run one at a time, polling every ${POLL_MS} ms)`);
   }
-  console.log(`peak RSS of the process (service in-process): ${(peakRss / 1e6).toFixed(0)} MB`);
+  const env = Object.entries(runtime.env).map(([k, v]) => `${k}=${v}`);
+  console.log(`service peak RSS: ${((await vmHwmKb(service.pid)) / 1024).toFixed(0)} MB (VmHWM; docdrop serve via ${service.via}, ${[...runtime.nodeFlags, ...env].join(' ')})`);
   if (failures.length) console.log(`\ndocuments the service failed on (${failures.length}):\n${failures.join('\n')}`);
   if (process.env.BENCH_VERBOSE) console.log(`\nmisses:\n${misses.join('\n')}`);
 } finally {
-  clearInterval(rssTimer);
-  await service.close();
+  service.child.kill('SIGTERM');
+  await service.exited;
   await rm(dataDir, { recursive: true, force: true });
 }
 
