@@ -80,6 +80,29 @@ export const ruleSchema = z.strictObject({
   after: afterSchema.prefault({}),
 });
 
+/** An IMAP mailbox whose mail attachments are dropped into a rule's watched folder. */
+export const mailboxSchema = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'expected 1-64 letters, digits, "_", "." or "-" (it names the files it drops)'),
+  host: nonEmpty(),
+  port: z.number().int().min(1).max(65535).default(993),
+  /** TLS from the first byte (port 993); false: plain connection, upgraded with STARTTLS when offered. */
+  tls: z.boolean().default(true),
+  user: nonEmpty(),
+  password: z.string().optional(),
+  password_file: nonEmpty().optional(),
+  folder: nonEmpty().default('INBOX'),
+  /** The rule whose watched folder receives the attachments. */
+  rule: nonEmpty(),
+  /** A check this often besides the server's new-mail pushes (IDLE). */
+  poll_s: z.number().positive().default(60),
+  /** What happens to a message once its attachments are in the inbox. */
+  after: z.enum(['seen', 'move', 'delete']).default('seen'),
+  /** Folder for after: move (created when missing). */
+  move_to: nonEmpty().optional(),
+});
+
 const serviceSchema = z.strictObject({
   /** "embedded" starts `docdrop serve` in-process on loopback; otherwise an http(s) URL. */
   base_url: z
@@ -125,8 +148,10 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   rules: z.array(ruleSchema).min(1, 'expected at least one rule'),
+  mailboxes: z.array(mailboxSchema).default([]),
 });
 
 export type RawConfig = z.output<typeof configSchema>;
 export type RawRule = z.output<typeof ruleSchema>;
+export type RawMailbox = z.output<typeof mailboxSchema>;
 export type RunOptions = z.output<typeof runOptionsSchema>;

@@ -16,6 +16,7 @@ import {
   OCR_ONLY_OPTIONS,
   OUTPUT_PLACEHOLDERS,
   type RawConfig,
+  type RawMailbox,
   type RawRule,
   type RunOptions,
 } from './config-schema.js';
@@ -39,8 +40,11 @@ export type RuleConfig = DeepReadonly<
   }
 >;
 
+/** A mailbox with its password read (from password_file too). Never log it: log describeConfig(config). */
+export type MailboxConfig = DeepReadonly<Omit<RawMailbox, 'password' | 'password_file'> & { password: string }>;
+
 export type DaemonConfig = DeepReadonly<
-  Omit<RawConfig, 'base_dir' | 'service' | 'rules'> & {
+  Omit<RawConfig, 'base_dir' | 'service' | 'rules' | 'mailboxes'> & {
     /** Absolute folder every relative path was resolved against. */
     base_dir: string;
     service: Omit<RawConfig['service'], 'api_key' | 'api_key_file'> & {
@@ -50,6 +54,7 @@ export type DaemonConfig = DeepReadonly<
       api_key_source: 'config' | 'file' | 'generated';
     };
     rules: RuleConfig[];
+    mailboxes: MailboxConfig[];
     /** Absolute paths intake must never report (managed folders of every rule, the state database, service data). */
     ignore_paths: string[];
   }
@@ -104,9 +109,11 @@ export function parseConfig(
   const raw = parsed.data;
   const baseDir = raw.base_dir ? absolutePath(raw.base_dir, opts.baseDir) : resolve(opts.baseDir);
   const rules = raw.rules.map((r, i) => resolveRule(r, i, baseDir, problems));
-  checkRuleNames(raw.rules, problems);
+  checkUniqueNames(raw.rules, 'rules', problems);
   checkManagedOutsideWatch(rules, problems);
   const service = resolveService(raw.service, baseDir, problems);
+  const mailboxes = raw.mailboxes.map((m, i) => resolveMailbox(m, `mailboxes[${i}]`, raw.rules, baseDir, problems));
+  checkUniqueNames(raw.mailboxes, 'mailboxes', problems);
   const { initial_s, max_s } = raw.service.polling;
   if (initial_s > max_s) problems.push(`service.polling.initial_s: expected at most max_s (${max_s}), got ${initial_s}`);
   if (problems.length > 0) throw new ConfigError(source, problems);
@@ -118,6 +125,7 @@ export function parseConfig(
     service: { ...service, embedded: { ...service.embedded, data_dir: absolutePath(service.embedded.data_dir, baseDir) } },
     state: { ...raw.state, path: statePath },
     rules,
+    mailboxes,
     ignore_paths: [
       ...new Set([
         ...rules.flatMap((r) => r.managed_dirs),
@@ -129,10 +137,11 @@ export function parseConfig(
   return deepFreeze(config) as DaemonConfig;
 }
 
-/** The config as it may be logged or printed: the API key redacted. */
+/** The config as it may be logged or printed: the API key and mailbox passwords redacted. */
 export function describeConfig(config: DaemonConfig): Record<string, unknown> {
-  const copy = structuredClone(config) as unknown as { service: Record<string, unknown> };
+  const copy = structuredClone(config) as unknown as { service: Record<string, unknown>; mailboxes: Record<string, unknown>[] };
   copy.service.api_key = '[redacted]';
+  for (const m of copy.mailboxes) m.password = '[redacted]';
   return copy as unknown as Record<string, unknown>;
 }
 
@@ -191,13 +200,51 @@ function checkPlaceholders(at: string, value: string, allowed: readonly string[]
   }
 }
 
-function checkRuleNames(rules: readonly RawRule[], problems: string[]): void {
+function checkUniqueNames(items: readonly { name: string }[], key: string, problems: string[]): void {
   const seen = new Map<string, number>();
-  rules.forEach((r, i) => {
+  items.forEach((r, i) => {
     const first = seen.get(r.name);
-    if (first !== undefined) problems.push(`rules[${i}].name: "${r.name}" is already the name of rules[${first}]; names must be unique`);
+    if (first !== undefined) problems.push(`${key}[${i}].name: "${r.name}" is already the name of ${key}[${first}]; names must be unique`);
     else seen.set(r.name, i);
   });
+}
+
+function resolveMailbox(mailbox: RawMailbox, at: string, rules: readonly RawRule[], baseDir: string, problems: string[]): MailboxConfig {
+  const { password, password_file, ...rest } = mailbox;
+  if (!rules.some((r) => r.name === mailbox.rule)) {
+    problems.push(`${at}.rule: no rule is named "${mailbox.rule}"; expected one of ${rules.map((r) => `"${r.name}"`).join(', ')}`);
+  }
+  if (mailbox.after === 'move' && !mailbox.move_to) problems.push(`${at}.move_to: required with after: move (the IMAP folder to move messages to)`);
+  if (mailbox.after !== 'move' && mailbox.move_to) problems.push(`${at}.move_to: only used with after: move, but after is ${mailbox.after}`);
+  const secret = readSecret(password, password_file, `${at}.password`, baseDir, problems);
+  if (secret === undefined) problems.push(`${at}.password: required (write password: \${IMAP_PASSWORD} or password_file: PATH)`);
+  return { ...rest, password: secret?.value ?? '' };
+}
+
+/** An inline secret or one read from a file (`<key>_file`), trimmed; problems for both set, an unreadable or empty file. */
+function readSecret(
+  inline: string | undefined,
+  file: string | undefined,
+  key: string,
+  baseDir: string,
+  problems: string[],
+): { value: string; source: 'config' | 'file' } | undefined {
+  const value = inline !== undefined && inline.trim() !== '' ? inline.trim() : undefined;
+  if (value !== undefined && file !== undefined) {
+    problems.push(`${key.replace(/\.[^.]+$/, '')}: set ${key.split('.').pop()} or ${key.split('.').pop()}_file, not both`);
+    return { value, source: 'config' };
+  }
+  if (value !== undefined) return { value, source: 'config' };
+  if (file === undefined) return undefined;
+  const path = absolutePath(file, baseDir);
+  try {
+    const read = readFileSync(path, 'utf8').trim();
+    if (read === '') problems.push(`${key}_file: ${path} is empty`);
+    return { value: read, source: 'file' };
+  } catch (err) {
+    problems.push(`${key}_file: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    return { value: '', source: 'file' };
+  }
 }
 
 /**
@@ -222,30 +269,14 @@ function checkManagedOutsideWatch(rules: ReturnType<typeof resolveRule>[], probl
 
 function resolveService(service: RawConfig['service'], baseDir: string, problems: string[]) {
   const { api_key, api_key_file, ...rest } = service;
-  const inline = api_key !== undefined && api_key.trim() !== '' ? api_key.trim() : undefined;
-  let key: string | undefined;
-  let keySource: 'config' | 'file' | 'generated' = 'config';
-  if (inline !== undefined && api_key_file !== undefined) {
-    problems.push('service: set api_key or api_key_file, not both');
-  } else if (inline !== undefined) {
-    key = inline;
-  } else if (api_key_file !== undefined) {
-    const file = absolutePath(api_key_file, baseDir);
-    try {
-      key = readFileSync(file, 'utf8').trim();
-      keySource = 'file';
-      if (key === '') problems.push(`service.api_key_file: ${file} is empty`);
-    } catch (err) {
-      problems.push(`service.api_key_file: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-  } else if (service.base_url === 'embedded') {
+  const secret = readSecret(api_key, api_key_file, 'service.api_key', baseDir, problems);
+  if (secret) return { ...rest, api_key: secret.value, api_key_source: secret.source };
+  if (service.base_url === 'embedded') {
     // The embedded service lives and dies with this process, so a fresh random key per start is enough.
-    key = randomBytes(24).toString('base64url');
-    keySource = 'generated';
-  } else {
-    problems.push(`service.api_key: required for base_url ${service.base_url} (write api_key: \${DOCDROP_API_KEY} or api_key_file: PATH)`);
+    return { ...rest, api_key: randomBytes(24).toString('base64url'), api_key_source: 'generated' as const };
   }
-  return { ...rest, api_key: key ?? '', api_key_source: keySource };
+  problems.push(`service.api_key: required for base_url ${service.base_url} (write api_key: \${DOCDROP_API_KEY} or api_key_file: PATH)`);
+  return { ...rest, api_key: '', api_key_source: 'config' as const };
 }
 
 /** The fixed part of a folder template: {rule} filled in, cut before the first segment with another placeholder. */
@@ -270,7 +301,7 @@ function formatIssue(issue: z.core.$ZodIssue): string {
   const path = formatPath(issue.path);
   const at = path ? `${path}: ` : '';
   // Never echo a secret back, even a mistyped one.
-  const secret = /api_key/.test(path);
+  const secret = /api_key|password/.test(path);
   const got = 'input' in issue ? (secret ? 'a value of the wrong kind' : describeValue(issue.input)) : undefined;
   switch (issue.code) {
     case 'invalid_value':

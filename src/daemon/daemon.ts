@@ -1,7 +1,8 @@
 // Assembles the daemon: service (remote or embedded), one shared request limiter, the client, the rules'
-// targets resolved once, the ledger, the pipeline and intake. Start order matters: targets are resolved
-// before any file is taken (an unknown Workflow stops the start), and the pipeline resumes the ledger's
+// targets resolved once, the ledger, the pipeline, folder intake and mailbox intake (which drops mail
+// attachments into a rule's folder). Start order matters: targets are resolved before any file is taken (an unknown Workflow stops the start), and the pipeline resumes the ledger's
 // unfinished inputs before intake reports new ones.
+import { dirname, join } from 'node:path';
 import type { RequestInfo } from '../api/http.js';
 import { ServiceClient } from '../api/client.js';
 import { createLogger, type Logger } from '../util/logger.js';
@@ -16,6 +17,7 @@ import type { PipelineRule } from './pipeline-ports.js';
 import { createRequestLimiter, createStepQueues } from './rate-limit.js';
 import { resolveTargets, type ResolvedTarget } from './resolve-targets.js';
 import { startIntake } from './intake.js';
+import { startMailIntake } from '../mail/imap-intake.js';
 
 export interface DaemonOptions {
   logger?: Logger;
@@ -130,7 +132,19 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
       },
     });
     const openLedger = ledger;
-    logger.info({ service: embedded ? 'embedded' : url, rules: config.rules.map((r) => r.name), state: config.state.path }, 'daemon started');
+    const mail = config.mailboxes.map((mailbox) =>
+      startMailIntake({
+        mailbox,
+        rule: config.rules.find((r) => r.name === mailbox.rule)!,
+        ledger: openLedger,
+        workDir: join(dirname(config.state.path), 'mail'),
+        logger,
+      }),
+    );
+    logger.info(
+      { service: embedded ? 'embedded' : url, rules: config.rules.map((r) => r.name), mailboxes: config.mailboxes.map((m) => m.name), state: config.state.path },
+      'daemon started',
+    );
     let stopping: Promise<void> | undefined;
     return {
       pipeline,
@@ -139,6 +153,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
       serviceUrl: url,
       stop: () =>
         (stopping ??= (async () => {
+          await Promise.all(mail.map((m) => m.stop()));
           await intake.stop();
           await pipeline.stop();
           await openLedger.close();

@@ -40,4 +40,15 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX inputs_state ON inputs(state, id);
   CREATE INDEX inputs_rule ON inputs(rule, id);
   `,
+  // 2: IMAP messages whose attachments are already in an inbox, so a restart does not drop them again.
+  `
+  CREATE TABLE mail_messages (
+    mailbox      TEXT    NOT NULL,
+    uid_validity TEXT    NOT NULL,
+    uid          INTEGER NOT NULL,
+    files        TEXT    NOT NULL,  -- JSON list of the paths written
+    at           INTEGER NOT NULL,
+    PRIMARY KEY (mailbox, uid_validity, uid)
+  ) STRICT;
+  `,
 ];

@@ -19,6 +19,7 @@ import type {
   InputState,
   Ledger,
   LedgerEvent,
+  MailKey,
   NewInput,
   TransitionPatch,
 } from './ledger.js';
@@ -148,6 +149,9 @@ class SqliteLedger implements Ledger {
       due: s(`SELECT * FROM inputs WHERE ${ACTIVE} AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`),
       countByState: s('SELECT state, COUNT(*) AS n FROM inputs GROUP BY state'),
       events: s('SELECT * FROM events WHERE input_id = ? ORDER BY id'),
+      mailDropped: s('SELECT 1 FROM mail_messages WHERE mailbox = @mailbox AND uid_validity = @uidValidity AND uid = @uid'),
+      recordMail: s(`INSERT OR IGNORE INTO mail_messages (mailbox, uid_validity, uid, files, at)
+                     VALUES (@mailbox, @uidValidity, @uid, @files, @now)`),
     };
     this.tx = {
       add: db.transaction((input: NewInput) => {
@@ -211,6 +215,14 @@ class SqliteLedger implements Ledger {
     patch: Pick<TransitionPatch, 'attempts' | 'nextAttemptAt' | 'lastError' | 'event'>,
   ): Promise<InputRecord> {
     return this.write(() => this.tx.attempt(id, patch));
+  }
+
+  async mailDropped(key: MailKey): Promise<boolean> {
+    return this.stmt.mailDropped.get(mailParams(key)) !== undefined;
+  }
+
+  async recordMailDropped(key: MailKey, files: string[]): Promise<void> {
+    await this.write(() => this.stmt.recordMail.run({ ...mailParams(key), files: JSON.stringify(files), now: this.now() }));
   }
 
   /** Queues a write for the group commit at the end of this turn of the event loop. */
@@ -361,4 +373,8 @@ function toRecord(r: Row): InputRecord {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
+}
+
+function mailParams(key: MailKey): MailKey {
+  return { mailbox: key.mailbox, uidValidity: key.uidValidity, uid: key.uid };
 }

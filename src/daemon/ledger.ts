@@ -92,6 +92,13 @@ export interface NewInput {
   sha256: string;
 }
 
+/** One IMAP message: UIDs are stable only while the folder's UIDVALIDITY stays the same. */
+export interface MailKey {
+  mailbox: string;
+  uidValidity: string;
+  uid: number;
+}
+
 export interface Ledger {
   /**
    * Records a newly seen stable file as `queued`, unless a non-final input already has this rule+path
@@ -112,5 +119,9 @@ export interface Ledger {
   list(filter: { state?: InputState; rule?: string; limit?: number; offset?: number }): Promise<InputRecord[]>;
   countByState(): Promise<Record<InputState, number>>;
   events(inputId: number): Promise<LedgerEvent[]>;
+  /** Whether this IMAP message's attachments were already dropped into its inbox. */
+  mailDropped(key: MailKey): Promise<boolean>;
+  /** Records that an IMAP message's attachments are in the inbox (before it is flagged or moved). One commit. */
+  recordMailDropped(key: MailKey, files: string[]): Promise<void>;
   close(): Promise<void>;
 }

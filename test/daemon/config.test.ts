@@ -205,3 +205,47 @@ test('rejects a polling start interval above its cap', () => {
     'service.polling.initial_s: expected at most max_s (15), got 30',
   ]);
 });
+
+test('mailboxes: defaults, password from a file, redacted by describeConfig', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'docdrop-config-'));
+  try {
+    await writeFile(join(dir, 'imap.pw'), 'imap-pw-9\n');
+    const mailbox = `mailboxes:\n  - name: ap\n    host: imap.example.com\n    user: ap@example.com\n    password_file: imap.pw\n    rule: invoices\n`;
+    await writeFile(join(dir, 'd.yaml'), minimal() + mailbox);
+    const c = await loadConfig(join(dir, 'd.yaml'), {});
+    const m = c.mailboxes[0]!;
+    assert.deepEqual(
+      { port: m.port, tls: m.tls, folder: m.folder, poll_s: m.poll_s, after: m.after, password: m.password },
+      { port: 993, tls: true, folder: 'INBOX', poll_s: 60, after: 'seen', password: 'imap-pw-9' },
+    );
+    const text = JSON.stringify(describeConfig(c));
+    assert.ok(!text.includes('imap-pw-9'));
+    assert.deepEqual(parseConfig(minimal(), { baseDir: BASE, env: {} }).mailboxes, []);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('mailboxes: each mistake is named (rule, password, move_to, duplicate names)', () => {
+  const mb = (extra: string, name = 'ap') => `  - name: ${name}\n    host: h\n    user: u\n    rule: invoices\n${extra}`;
+  const got = problems(
+    minimal() +
+      'mailboxes:\n' +
+      mb('    password: p\n') +
+      mb('    password: p\n    after: move\n', 'b') +
+      mb('    password: p\n    password_file: /nonexistent\n', 'ap') +
+      mb('', 'c') +
+      `  - name: d\n    host: h\n    user: u\n    rule: other\n    password: p\n    move_to: X\n`,
+  );
+  assert.ok(got.includes('mailboxes[1].move_to: required with after: move (the IMAP folder to move messages to)'), got.join('\n'));
+  assert.ok(got.includes('mailboxes[2]: set password or password_file, not both'), got.join('\n'));
+  assert.ok(got.some((p) => p.startsWith('mailboxes[3].password: required')), got.join('\n'));
+  assert.ok(got.includes('mailboxes[4].rule: no rule is named "other"; expected one of "invoices"'), got.join('\n'));
+  assert.ok(got.includes('mailboxes[4].move_to: only used with after: move, but after is seen'), got.join('\n'));
+  assert.ok(got.includes('mailboxes[2].name: "ap" is already the name of mailboxes[0]; names must be unique'), got.join('\n'));
+});
+
+test('a mistyped mailbox password is never echoed in the error', () => {
+  const got = problems(minimal() + 'mailboxes:\n  - name: ap\n    host: h\n    user: u\n    rule: invoices\n    password: 12345\n');
+  assert.ok(got.some((p) => p.startsWith('mailboxes[0].password: expected string, got a value of the wrong kind')), got.join('\n'));
+});

@@ -1,0 +1,213 @@
+// IMAP intake: drops the attachments of new mail into a rule's watched folder, where the folder intake
+// takes them like any dropped file. Per message, in this order, each step repeatable after a crash:
+//   1. write every attachment atomically under a name fixed by (mailbox, UIDVALIDITY, UID, part), so a
+//      rerun rewrites the same files (and one already taken is a content duplicate, skipped by the rule);
+//   2. commit "dropped" to the ledger;
+//   3. flag the message \Seen, move or delete it (after:).
+// A message with nothing to drop is kept as <name>.eml in the rule's failed folder with the reason.
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ImapFlow } from 'imapflow';
+import { simpleParser, type Attachment } from 'mailparser';
+import { atomicWriteFile } from '../outputs/atomic-write.js';
+import type { MailboxConfig, RuleConfig } from '../daemon/config.js';
+import { moveToFailed } from '../daemon/disposition.js';
+import { sha256File } from '../daemon/intake-file-checks.js';
+import type { Ledger, MailKey } from '../daemon/ledger.js';
+import type { Logger } from '../util/logger.js';
+import { sanitiseFileName } from '../util/safe-paths.js';
+import { sleep } from '../util/time.js';
+
+export interface MailIntakeOptions {
+  mailbox: MailboxConfig;
+  rule: Pick<RuleConfig, 'name' | 'watch' | 'after'>;
+  ledger: Pick<Ledger, 'mailDropped' | 'recordMailDropped'>;
+  /** A folder of the daemon's own (next to the ledger) for the .eml of a message with nothing to drop. */
+  workDir: string;
+  logger: Logger;
+  /** Reconnect delays grow from here to 60 s. */
+  reconnectMinMs?: number;
+}
+
+export interface MailIntake {
+  /** Checks the folder now and resolves when that check is done (tests, `docdrop retry`). */
+  checkNow(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'application/pdf': '.pdf',
+  'image/jpeg': '.jpg',
+  'image/png': '.png',
+  'image/tiff': '.tif',
+};
+
+export function startMailIntake(opts: MailIntakeOptions): MailIntake {
+  const { mailbox: mb, logger } = opts;
+  const log = logger.child({ mailbox: mb.name });
+  const stopper = new AbortController();
+  let client: ImapFlow | null = null;
+  let wake: (() => void) | null = null;
+  let checks: (() => void)[] = [];
+  let checking: Promise<void> = Promise.resolve();
+
+  const connect = async (): Promise<ImapFlow> => {
+    const c = new ImapFlow({
+      host: mb.host,
+      port: mb.port,
+      secure: mb.tls,
+      auth: { user: mb.user, pass: mb.password },
+      logger: false,
+    });
+    // Without a listener an 'error' event would end the process; the loop below reconnects instead.
+    c.on('error', (err: Error) => log.debug({ err: describeError(err) }, 'imap connection error'));
+    // New mail (IDLE push): check again, also when it arrives during a check.
+    c.on('exists', () => {
+      checks.push(() => undefined);
+      wake?.();
+    });
+    await c.connect();
+    return c;
+  };
+
+  const checkOnce = async (c: ImapFlow): Promise<void> => {
+    let uids: number[];
+    let uidValidity: string;
+    const lock = await c.getMailboxLock(mb.folder);
+    try {
+      uidValidity = String((c.mailbox as { uidValidity: bigint }).uidValidity);
+      uids = ((await c.search(mb.after === 'seen' ? { seen: false } : { all: true }, { uid: true })) || []).sort((a, b) => a - b);
+    } finally {
+      lock.release();
+    }
+    for (const uid of uids) {
+      if (stopper.signal.aborted) return;
+      await handleMessage(c, { mailbox: mb.name, uidValidity, uid });
+    }
+  };
+
+  const handleMessage = async (c: ImapFlow, key: MailKey): Promise<void> => {
+    if (!(await opts.ledger.mailDropped(key))) {
+      let source: Buffer | undefined;
+      const lock = await c.getMailboxLock(mb.folder);
+      try {
+        const msg = await c.fetchOne(String(key.uid), { source: true }, { uid: true });
+        source = msg ? msg.source : undefined;
+      } finally {
+        lock.release();
+      }
+      if (!source) return; // expunged meanwhile
+      const files = await drop(source, key);
+      await opts.ledger.recordMailDropped(key, files);
+    }
+    const lock = await c.getMailboxLock(mb.folder);
+    try {
+      const range = String(key.uid);
+      let done: unknown;
+      if (mb.after === 'seen') done = await c.messageFlagsAdd(range, ['\\Seen'], { uid: true });
+      else if (mb.after === 'delete') done = await c.messageDelete(range, { uid: true });
+      else {
+        await c.mailboxCreate(mb.move_to!).catch(() => undefined); // exists already, usually
+        done = await c.messageMove(range, mb.move_to!, { uid: true });
+      }
+      // Refused (e.g. a folder name the server rejects): retried with backoff, the attachments stay dropped once.
+      if (!done) throw new Error(`the server refused to ${mb.after === 'move' ? `move the message to "${mb.move_to}"` : mb.after === 'seen' ? 'flag the message \\Seen' : 'delete the message'}`);
+    } finally {
+      lock.release();
+    }
+  };
+
+  /** Writes the message's attachments into the inbox; returns their paths. */
+  const drop = async (source: Buffer, key: MailKey): Promise<string[]> => {
+    const parsed = await simpleParser(source, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true });
+    const prefix = `${mb.name}-${key.uidValidity}-${key.uid}`;
+    // Images the HTML body shows (logos, signatures: cid-referenced) are not documents.
+    const parts = parsed.attachments.filter((a) => !a.related);
+    const meta = { uid: key.uid, messageId: parsed.messageId, from: parsed.from?.text, subject: parsed.subject };
+    if (parts.length === 0) {
+      await keepAsFailed(source, `${prefix}.eml`, 'the message has no attachment to process', meta);
+      return [];
+    }
+    const files: string[] = [];
+    for (const [i, part] of parts.entries()) {
+      const path = join(opts.rule.watch, sanitiseFileName(`${prefix}-${i + 1}-${sanitiseFileName(attachmentName(part))}`));
+      await mkdir(opts.rule.watch, { recursive: true });
+      await atomicWriteFile(path, part.content);
+      files.push(path);
+    }
+    log.info({ ...meta, files }, 'mail attachments dropped into the inbox');
+    return files;
+  };
+
+  const keepAsFailed = async (source: Buffer, name: string, message: string, meta: Record<string, unknown>) => {
+    await mkdir(opts.workDir, { recursive: true });
+    const path = join(opts.workDir, name);
+    await writeFile(path, source);
+    try {
+      const dest = await moveToFailed(opts.rule, { path, size: source.length, sha256: await sha256File(path) }, { message, reason: 'no_attachment' });
+      log.warn({ ...meta, path: dest }, `mail not processed: ${message}`);
+    } finally {
+      await rm(path, { force: true });
+    }
+  };
+
+  const loop = async () => {
+    let delay = opts.reconnectMinMs ?? 1000;
+    while (!stopper.signal.aborted) {
+      try {
+        client = await connect();
+        log.info({ host: mb.host, folder: mb.folder }, 'mailbox connected');
+        delay = opts.reconnectMinMs ?? 1000;
+        while (!stopper.signal.aborted && client.usable) {
+          const waiting = checks;
+          checks = [];
+          checking = checkOnce(client);
+          await checking.finally(() => waiting.forEach((done) => done()));
+          if (checks.length) continue;
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, mb.poll_s * 1000);
+            wake = () => (clearTimeout(timer), resolve());
+            stopper.signal.addEventListener('abort', wake, { once: true });
+          });
+          wake = null;
+        }
+      } catch (err) {
+        if (stopper.signal.aborted) break;
+        log.warn({ err: describeError(err), retryInMs: delay }, 'mailbox unavailable; retrying');
+        await sleep(delay, stopper.signal).catch(() => undefined);
+        delay = Math.min(delay * 2, 60_000);
+      } finally {
+        const c = client;
+        client = null;
+        await c?.logout().catch(() => c.close());
+      }
+    }
+  };
+  const running = loop();
+
+  return {
+    checkNow() {
+      return new Promise<void>((resolve) => {
+        checks.push(resolve);
+        wake?.();
+      });
+    },
+    async stop() {
+      stopper.abort();
+      await checking.catch(() => undefined);
+      checks.forEach((done) => done());
+      await running;
+    },
+  };
+}
+
+function attachmentName(part: Attachment): string {
+  if (part.filename) return part.filename;
+  return `attachment${EXTENSIONS[part.contentType] ?? '.bin'}`;
+}
+
+/** An IMAP error as it may be logged: message and server response, never the credentials. */
+function describeError(err: unknown): Record<string, unknown> {
+  const e = err as { message?: string; code?: string; responseText?: string; authenticationFailed?: boolean };
+  return { message: e.message, code: e.code, response: e.responseText, authenticationFailed: e.authenticationFailed };
+}

@@ -1,0 +1,227 @@
+// IMAP intake against a real dovecot on loopback: attachments land in the rule's inbox under sanitised
+// names, the message is flagged/moved/deleted only after the ledger has it, a message with nothing to
+// drop ends in the failed folder with the reason, a bad password is retried without ever being logged,
+// and a daemon with a mailbox turns mailed invoices into CSV rows.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { Writable } from 'node:stream';
+import { join } from 'node:path';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import { ServiceClient } from '../../src/api/client.js';
+import { parseConfig } from '../../src/daemon/config.js';
+import { startDaemon } from '../../src/daemon/daemon.js';
+import { openSqliteLedger } from '../../src/daemon/ledger-sqlite.js';
+import type { Ledger } from '../../src/daemon/ledger.js';
+import { startMailIntake, type MailIntake } from '../../src/mail/imap-intake.js';
+import { createLogger, silentLogger } from '../../src/util/logger.js';
+import { hasDovecot, startDovecot, type Dovecot } from '../helpers/dovecot.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { configYaml, invoiceTemplate, listFiles, numberedInvoice, readCsvFile, tempTree, waitFor, writeConfig, type TempTree } from '../daemon/pipeline-fixtures.js';
+
+const skip = !hasDovecot && 'dovecot not installed (apt-get install dovecot-imapd) or not root';
+const USER = 'ap@test';
+const PASS = 'imap-secret-Zq81';
+const PNG_1PX = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+function mail(opts: { subject: string; attachments?: { filename?: string; content: Buffer; contentType?: string; cid?: string }[]; html?: string }): Promise<Buffer> {
+  return new MailComposer({ from: 'vendor@example.com', to: USER, text: 'see attached', ...opts }).compile().build();
+}
+
+describe('IMAP intake', { skip }, () => {
+  let imap: Dovecot;
+  let tree: TempTree;
+  let ledger: Ledger;
+  before(async () => {
+    imap = await startDovecot({ [USER]: PASS });
+    tree = await tempTree('docdrop-mail-');
+    ledger = await openSqliteLedger(join(tree.root, 'state.db'));
+  });
+  after(async () => {
+    await ledger?.close();
+    await imap?.stop();
+    await tree?.cleanup();
+  });
+
+  function intakeFor(name: string, extra: Record<string, unknown> = {}, logger = silentLogger): { intake: MailIntake; inbox: string; failed: string } {
+    const config = parseConfig(
+      JSON.stringify({
+        rules: [{ name, watch: `inbox/${name}`, workflow: 'Invoices' }],
+        mailboxes: [{ name: `mb-${name}`, host: imap.host, port: imap.port, tls: false, user: USER, password: PASS, rule: name, poll_s: 0.2, ...extra }],
+      }),
+      { baseDir: tree.root },
+    );
+    const rule = config.rules[0]!;
+    const intake = startMailIntake({ mailbox: config.mailboxes[0]!, rule, ledger, workDir: join(tree.root, 'mail'), logger, reconnectMinMs: 50 });
+    return { intake, inbox: rule.watch, failed: join(tree.root, 'var', 'failed', name) };
+  }
+
+  test('drops attachments (not the HTML body images) under sanitised names, then flags the message seen', async () => {
+    const pdf = await numberedInvoice(1);
+    await imap.append(
+      USER,
+      await mail({
+        subject: 'invoice 1',
+        html: '<p>hi <img src="cid:logo@x"></p>',
+        attachments: [
+          { filename: '../../etc/passwd inv 1.pdf', content: pdf },
+          { filename: 'logo.png', content: PNG_1PX, cid: 'logo@x' },
+          { filename: 'scan.png', content: PNG_1PX },
+        ],
+      }),
+      'INBOX',
+    );
+    const { intake, inbox } = intakeFor('drop');
+    try {
+      await intake.checkNow();
+      const files = (await readdir(inbox)).sort();
+      assert.equal(files.length, 2, files.join(', '));
+      assert.match(files[0]!, /^mb-drop-\d+-1-1-etc_passwd inv 1\.pdf$/);
+      assert.match(files[1]!, /^mb-drop-\d+-1-2-scan\.png$/);
+      assert.deepEqual(await readFile(join(inbox, files[0]!)), pdf);
+      const [msg] = await imap.list(USER);
+      assert.ok(msg!.flags.includes('\\Seen'), msg!.flags.join(' '));
+    } finally {
+      await intake.stop();
+    }
+  });
+
+  test('a message the ledger already has is not dropped again, only flagged (crash between commit and flag)', async () => {
+    await imap.append(USER, await mail({ subject: 'first', attachments: [{ filename: 'a.pdf', content: await numberedInvoice(2) }] }), 'Again');
+    const first = intakeFor('again', { folder: 'Again' });
+    try {
+      await first.intake.checkNow();
+    } finally {
+      await first.intake.stop();
+    }
+    const dropped = await readdir(first.inbox);
+    assert.equal(dropped.length, 1);
+    const uidValidity = /^mb-again-(\d+)-/.exec(dropped[0]!)![1]!;
+    // A second message whose drop was committed, but the process died before flagging it.
+    await imap.append(USER, await mail({ subject: 'second', attachments: [{ filename: 'b.pdf', content: await numberedInvoice(3) }] }), 'Again');
+    const pending = (await imap.list(USER, 'Again')).find((m) => !m.flags.includes('\\Seen'))!;
+    await ledger.recordMailDropped({ mailbox: 'mb-again', uidValidity, uid: pending.uid }, []);
+    const second = intakeFor('again', { folder: 'Again' });
+    try {
+      await second.intake.checkNow();
+    } finally {
+      await second.intake.stop();
+    }
+    assert.deepEqual(await readdir(first.inbox), dropped);
+    const msgs = await imap.list(USER, 'Again');
+    assert.equal(msgs.length, 2);
+    assert.ok(msgs.every((m) => m.flags.includes('\\Seen')));
+  });
+
+  test('after: move moves the message once dropped; after: delete removes it', async () => {
+    await imap.append(USER, await mail({ subject: 'move me', attachments: [{ filename: 'm.pdf', content: await numberedInvoice(4) }] }), 'ToMove');
+    const moved = intakeFor('move', { folder: 'ToMove', after: 'move', move_to: 'Done' });
+    try {
+      await moved.intake.checkNow();
+    } finally {
+      await moved.intake.stop();
+    }
+    assert.equal((await readdir(moved.inbox)).length, 1);
+    assert.equal((await imap.list(USER, 'ToMove')).length, 0);
+    assert.equal((await imap.list(USER, 'Done')).length, 1);
+
+    await imap.append(USER, await mail({ subject: 'delete me', attachments: [{ filename: 'd.pdf', content: await numberedInvoice(5) }] }), 'ToDelete');
+    const deleted = intakeFor('delete', { folder: 'ToDelete', after: 'delete' });
+    try {
+      await deleted.intake.checkNow();
+    } finally {
+      await deleted.intake.stop();
+    }
+    assert.equal((await readdir(deleted.inbox)).length, 1);
+    assert.equal((await imap.list(USER, 'ToDelete')).length, 0);
+  });
+
+  test('a message without attachments goes to the failed folder as .eml with the reason beside it', async () => {
+    await imap.append(USER, await mail({ subject: 'just text' }), 'NoAtt');
+    const { intake, failed, inbox } = intakeFor('noatt', { folder: 'NoAtt' });
+    try {
+      await intake.checkNow();
+    } finally {
+      await intake.stop();
+    }
+    const files = (await readdir(failed)).sort();
+    assert.equal(files.length, 2, files.join(', '));
+    assert.match(files[0]!, /^mb-noatt-\d+-1\.eml$/);
+    assert.match(await readFile(join(failed, files[0]!), 'utf8'), /Subject: just text/);
+    const note = JSON.parse(await readFile(join(failed, files[1]!), 'utf8'));
+    assert.equal(note.kind, 'no_attachment');
+    assert.match(note.reason, /no attachment/);
+    assert.deepEqual(await readdir(inbox).catch(() => []), []);
+    assert.ok((await imap.list(USER, 'NoAtt'))[0]!.flags.includes('\\Seen'));
+  });
+
+  test('a wrong password is logged as an authentication failure and retried; the password never reaches the log', async () => {
+    let logged = '';
+    const logger = createLogger({
+      level: 'debug',
+      destination: new Writable({ write: (chunk, _enc, cb) => ((logged += String(chunk)), cb()) }),
+    });
+    const { intake } = intakeFor('badpass', { password: 'wrong-Pw-77' }, logger);
+    try {
+      await waitFor('two failed attempts', async () => (logged.match(/mailbox unavailable/g) ?? []).length >= 2, 10_000);
+    } finally {
+      await intake.stop();
+    }
+    assert.match(logged, /"authenticationFailed":true/);
+    assert.doesNotMatch(logged, /wrong-Pw-77/);
+    assert.doesNotMatch(logged, new RegExp(PASS));
+  });
+});
+
+describe('daemon with a mailbox', { skip }, () => {
+  let svc: TestService;
+  let imap: Dovecot;
+  let tree: TempTree;
+  before(async () => {
+    svc = await startTestService();
+    await new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0]! }).createTemplate(invoiceTemplate('Invoices'));
+    imap = await startDovecot({ [USER]: PASS });
+    tree = await tempTree();
+  });
+  after(async () => {
+    await imap?.stop();
+    await svc?.close();
+    await tree?.cleanup();
+  });
+
+  test('mailed invoices become CSV rows and the message is flagged seen', async () => {
+    const yaml =
+      configYaml({ root: tree.root, baseUrl: svc.url, apiKey: svc.keys[0]! }) +
+      `
+mailboxes:
+  - name: ap
+    host: ${imap.host}
+    port: ${imap.port}
+    tls: false
+    user: ${USER}
+    password_file: ${join(tree.root, 'imap-password')}
+    rule: invoices
+    poll_s: 0.2
+`;
+    await writeFile(join(tree.root, 'imap-password'), `${PASS}\n`, { mode: 0o600 });
+    const { config } = await writeConfig(tree.root, yaml);
+    assert.equal(config.mailboxes[0]!.password, PASS);
+    const attachments = await Promise.all([7, 8].map(async (i) => ({ filename: `inv-${i}.pdf`, content: await numberedInvoice(i) })));
+    await imap.append(USER, await mail({ subject: 'two invoices', attachments }));
+    const daemon = await startDaemon(config, { logger: silentLogger });
+    try {
+      const outbox = join(tree.root, 'outbox', 'invoices');
+      const outputs = await waitFor('two CSV outputs', async () => {
+        const files = await listFiles(outbox).catch(() => []);
+        return files.length === 2 && files;
+      }, 60_000);
+      const numbers = (await Promise.all(outputs.map((f) => readCsvFile(join(outbox, f))))).flatMap((t) => t.rows.map((r) => r.invoice_number));
+      assert.deepEqual([...new Set(numbers)].sort(), ['INV-00007', 'INV-00008']);
+      const [msg] = await imap.list(USER);
+      assert.ok(msg!.flags.includes('\\Seen'));
+    } finally {
+      await daemon.stop();
+    }
+  });
+});
+
