@@ -4,7 +4,8 @@
 //      rerun rewrites the same files (and one already taken is a content duplicate, skipped by the rule);
 //   2. commit "dropped" to the ledger;
 //   3. flag the message \Seen, move or delete it (after:).
-// A message with nothing to drop is kept as <name>.eml in the rule's failed folder with the reason.
+// A message with nothing to drop, or whose attachments fail to be written 3 times in a row, is kept as
+// <name>.eml in the rule's failed folder with the reason.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ImapFlow } from 'imapflow';
@@ -35,6 +36,8 @@ export interface MailIntake {
   stop(): Promise<void>;
 }
 
+const MAX_DROP_ATTEMPTS = 3;
+
 const EXTENSIONS: Record<string, string> = {
   'application/pdf': '.pdf',
   'image/jpeg': '.jpg',
@@ -46,7 +49,8 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
   const { mailbox: mb, logger } = opts;
   const log = logger.child({ mailbox: mb.name });
   const stopper = new AbortController();
-  let client: ImapFlow | null = null;
+  /** Consecutive failed drops per message (UIDVALIDITY/UID). */
+  const failures = new Map<string, number>();
   let wake: (() => void) | null = null;
   let checks: (() => void)[] = [];
   let checking: Promise<void> = Promise.resolve();
@@ -97,7 +101,7 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
         lock.release();
       }
       if (!source) return; // expunged meanwhile
-      const files = await drop(source, key);
+      const files = await dropOrGiveUp(source, key);
       await opts.ledger.recordMailDropped(key, files);
     }
     const lock = await c.getMailboxLock(mb.folder);
@@ -117,6 +121,27 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
     }
   };
 
+  /**
+   * drop(), retried on the next checks; a message that fails MAX_DROP_ATTEMPTS times in a row is kept as
+   * .eml in the failed folder with the error, so one bad message cannot hold up the mailbox forever.
+   */
+  const dropOrGiveUp = async (source: Buffer, key: MailKey): Promise<string[]> => {
+    const id = `${key.uidValidity}/${key.uid}`;
+    try {
+      const files = await drop(source, key);
+      failures.delete(id);
+      return files;
+    } catch (err) {
+      const n = (failures.get(id) ?? 0) + 1;
+      failures.set(id, n);
+      if (n < MAX_DROP_ATTEMPTS) throw err;
+      failures.delete(id);
+      const reason = `its attachments could not be written after ${n} attempts: ${(err as Error).message}`;
+      await keepAsFailed(source, `${mb.name}-${key.uidValidity}-${key.uid}.eml`, reason, 'mail_unreadable', { uid: key.uid });
+      return [];
+    }
+  };
+
   /** Writes the message's attachments into the inbox; returns their paths. */
   const drop = async (source: Buffer, key: MailKey): Promise<string[]> => {
     const parsed = await simpleParser(source, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true });
@@ -125,7 +150,7 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
     const parts = parsed.attachments.filter((a) => !a.related);
     const meta = { uid: key.uid, messageId: parsed.messageId, from: parsed.from?.text, subject: parsed.subject };
     if (parts.length === 0) {
-      await keepAsFailed(source, `${prefix}.eml`, 'the message has no attachment to process', meta);
+      await keepAsFailed(source, `${prefix}.eml`, 'the message has no attachment to process', 'no_attachment', meta);
       return [];
     }
     const files: string[] = [];
@@ -139,12 +164,12 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
     return files;
   };
 
-  const keepAsFailed = async (source: Buffer, name: string, message: string, meta: Record<string, unknown>) => {
+  const keepAsFailed = async (source: Buffer, name: string, message: string, reason: string, meta: Record<string, unknown>) => {
     await mkdir(opts.workDir, { recursive: true });
     const path = join(opts.workDir, name);
     await writeFile(path, source);
     try {
-      const dest = await moveToFailed(opts.rule, { path, size: source.length, sha256: await sha256File(path) }, { message, reason: 'no_attachment' });
+      const dest = await moveToFailed(opts.rule, { path, size: source.length, sha256: await sha256File(path) }, { message, reason });
       log.warn({ ...meta, path: dest }, `mail not processed: ${message}`);
     } finally {
       await rm(path, { force: true });
@@ -154,6 +179,7 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
   const loop = async () => {
     let delay = opts.reconnectMinMs ?? 1000;
     while (!stopper.signal.aborted) {
+      let client: ImapFlow | null = null;
       try {
         client = await connect();
         log.info({ host: mb.host, folder: mb.folder }, 'mailbox connected');
@@ -178,7 +204,6 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
         delay = Math.min(delay * 2, 60_000);
       } finally {
         const c = client;
-        client = null;
         await c?.logout().catch(() => c.close());
       }
     }

@@ -4,7 +4,7 @@
 // and a daemon with a mailbox turns mailed invoices into CSV rows.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
@@ -153,6 +153,27 @@ describe('IMAP intake', { skip }, () => {
     assert.match(note.reason, /no attachment/);
     assert.deepEqual(await readdir(inbox).catch(() => []), []);
     assert.ok((await imap.list(USER, 'NoAtt'))[0]!.flags.includes('\\Seen'));
+  });
+
+  test('a message whose attachments cannot be written is retried, then kept in the failed folder with the error', async () => {
+    await imap.append(USER, await mail({ subject: 'stuck', attachments: [{ filename: 's.pdf', content: await numberedInvoice(6) }] }), 'Stuck');
+    // The inbox path is a file, so every write of the attachment fails.
+    await mkdir(join(tree.root, 'inbox'), { recursive: true });
+    await writeFile(join(tree.root, 'inbox', 'stuck'), 'not a folder');
+    const { intake, failed } = intakeFor('stuck', { folder: 'Stuck' });
+    try {
+      const files = await waitFor('the .eml and its note in the failed folder', async () => {
+        const f = (await readdir(failed).catch(() => [])).sort();
+        return f.length === 2 && f;
+      }, 15_000);
+      assert.match(files[0]!, /^mb-stuck-\d+-1\.eml$/);
+      const note = JSON.parse(await readFile(join(failed, files[1]!), 'utf8'));
+      assert.equal(note.kind, 'mail_unreadable');
+      assert.match(note.reason, /could not be written after 3 attempts: .*(EEXIST|ENOTDIR)/);
+      await waitFor('the message flagged seen', async () => (await imap.list(USER, 'Stuck'))[0]!.flags.includes('\\Seen'), 5_000);
+    } finally {
+      await intake.stop();
+    }
   });
 
   test('a wrong password is logged as an authentication failure and retried; the password never reaches the log', async () => {
