@@ -191,6 +191,7 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
           await checking.finally(() => waiting.forEach((done) => done()));
           if (checks.length) continue;
           await new Promise<void>((resolve) => {
+            if (stopper.signal.aborted) return resolve(); // stop() came while the check was finishing
             const timer = setTimeout(resolve, mb.poll_s * 1000);
             wake = () => (clearTimeout(timer), resolve());
             stopper.signal.addEventListener('abort', wake, { once: true });

@@ -176,6 +176,12 @@ describe('IMAP intake', { skip }, () => {
     }
   });
 
+  test('stop() right after a check returns at once, even with a long poll_s', { timeout: 10_000 }, async () => {
+    const { intake } = intakeFor('stopnow', { poll_s: 3600 });
+    await intake.checkNow();
+    await intake.stop();
+  });
+
   test('a wrong password is logged as an authentication failure and retried; the password never reaches the log', async () => {
     let logged = '';
     const logger = createLogger({
