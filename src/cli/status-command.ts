@@ -1,4 +1,4 @@
-// `docdrop status`: counts of inputs by state and a table of inputs, read from the ledger. Safe while the
+// `docdrop status`: counts of inputs by state, messages taken per mailbox, and a table of inputs, read from the ledger. Safe while the
 // daemon runs (SQLite WAL lets a reader in beside the writer).
 import type { CommandModule } from 'yargs';
 import { DEFAULT_CONFIG, reportingErrors } from './run-command.js';
@@ -31,11 +31,16 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
       const counts = await ledger.countByState();
       const state = args.state as InputState | undefined;
       const inputs = await newest(ledger, state, args.limit);
+      const mailboxes = (await ledger.mailStats()).map((m) => ({ ...m, lastAt: new Date(m.lastAt).toISOString() }));
       if (args.json) {
-        process.stdout.write(`${JSON.stringify({ counts, inputs: inputs.map(view) }, null, 2)}\n`);
+        const mail = mailboxes.map((m) => ({ mailbox: m.mailbox, messages: m.messages, files: m.files, last_at: m.lastAt }));
+        process.stdout.write(`${JSON.stringify({ counts, mailboxes: mail, inputs: inputs.map(view) }, null, 2)}\n`);
         return;
       }
       process.stdout.write(`${STATES.map((s) => `${s}: ${counts[s]}`).join('  ')}\n`);
+      for (const m of mailboxes) {
+        process.stdout.write(`mailbox ${m.mailbox}: ${m.messages} messages taken, ${m.files} files dropped, last at ${m.lastAt}\n`);
+      }
       if (inputs.length === 0) return;
       process.stdout.write(`\n${table(inputs)}`);
     } finally {

@@ -20,6 +20,7 @@ import type {
   Ledger,
   LedgerEvent,
   MailKey,
+  MailStats,
   NewInput,
   TransitionPatch,
 } from './ledger.js';
@@ -150,6 +151,8 @@ class SqliteLedger implements Ledger {
       countByState: s('SELECT state, COUNT(*) AS n FROM inputs GROUP BY state'),
       events: s('SELECT * FROM events WHERE input_id = ? ORDER BY id'),
       mailDropped: s('SELECT 1 FROM mail_messages WHERE mailbox = @mailbox AND uid_validity = @uidValidity AND uid = @uid'),
+      mailStats: s(`SELECT mailbox, COUNT(*) AS messages, SUM(json_array_length(files)) AS files, MAX(at) AS lastAt
+                    FROM mail_messages GROUP BY mailbox ORDER BY mailbox`),
       recordMail: s(`INSERT OR IGNORE INTO mail_messages (mailbox, uid_validity, uid, files, at)
                      VALUES (@mailbox, @uidValidity, @uid, @files, @now)`),
     };
@@ -223,6 +226,10 @@ class SqliteLedger implements Ledger {
 
   async recordMailDropped(key: MailKey, files: string[]): Promise<void> {
     await this.write(() => this.stmt.recordMail.run({ ...mailParams(key), files: JSON.stringify(files), now: this.now() }));
+  }
+
+  async mailStats(): Promise<MailStats[]> {
+    return this.stmt.mailStats.all() as MailStats[];
   }
 
   /** Queues a write for the group commit at the end of this turn of the event loop. */

@@ -99,6 +99,13 @@ export interface MailKey {
   uid: number;
 }
 
+export interface MailStats {
+  mailbox: string;
+  messages: number;
+  files: number;
+  lastAt: number;
+}
+
 export interface Ledger {
   /**
    * Records a newly seen stable file as `queued`, unless a non-final input already has this rule+path
@@ -123,5 +130,7 @@ export interface Ledger {
   mailDropped(key: MailKey): Promise<boolean>;
   /** Records that an IMAP message's attachments are in the inbox (before it is flagged or moved). One commit. */
   recordMailDropped(key: MailKey, files: string[]): Promise<void>;
+  /** Per mailbox: messages taken, files dropped, time of the last one (ms); for `docdrop status`. */
+  mailStats(): Promise<MailStats[]>;
   close(): Promise<void>;
 }

@@ -1,11 +1,13 @@
 // IMAP intake against a real dovecot on loopback: attachments land in the rule's inbox under sanitised
 // names, the message is flagged/moved/deleted only after the ledger has it, a message with nothing to
 // drop ends in the failed folder with the reason, a bad password is retried without ever being logged,
-// and a daemon with a mailbox turns mailed invoices into CSV rows.
+// and a daemon with a mailbox turns mailed invoices into CSV rows that `docdrop status` counts.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
 import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { ServiceClient } from '../../src/api/client.js';
@@ -19,6 +21,7 @@ import { hasDovecot, startDovecot, type Dovecot } from '../helpers/dovecot.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { configYaml, invoiceTemplate, listFiles, numberedInvoice, readCsvFile, tempTree, waitFor, writeConfig, type TempTree } from '../daemon/pipeline-fixtures.js';
 
+const run = promisify(execFile);
 const skip = !hasDovecot && 'dovecot not installed (apt-get install dovecot-imapd) or not root';
 const USER = 'ap@test';
 const PASS = 'imap-secret-Zq81';
@@ -231,7 +234,7 @@ mailboxes:
     poll_s: 0.2
 `;
     await writeFile(join(tree.root, 'imap-password'), `${PASS}\n`, { mode: 0o600 });
-    const { config } = await writeConfig(tree.root, yaml);
+    const { config, path } = await writeConfig(tree.root, yaml);
     assert.equal(config.mailboxes[0]!.password, PASS);
     const attachments = await Promise.all([7, 8].map(async (i) => ({ filename: `inv-${i}.pdf`, content: await numberedInvoice(i) })));
     await imap.append(USER, await mail({ subject: 'two invoices', attachments }));
@@ -249,6 +252,12 @@ mailboxes:
     } finally {
       await daemon.stop();
     }
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'status', '--json', '--config', path], {
+      cwd: join(import.meta.dirname, '..', '..'),
+    });
+    const status = JSON.parse(stdout) as { mailboxes: { mailbox: string; messages: number; files: number; last_at: string }[] };
+    assert.deepEqual(status.mailboxes.map((m) => [m.mailbox, m.messages, m.files]), [['ap', 1, 2]]);
+    assert.ok(Date.parse(status.mailboxes[0]!.last_at) > Date.now() - 120_000);
   });
 });
 
