@@ -89,6 +89,8 @@ export const mailboxSchema = z.strictObject({
   port: z.number().int().min(1).max(65535).default(993),
   /** TLS from the first byte (port 993); false: plain connection, upgraded with STARTTLS when offered. */
   tls: z.boolean().default(true),
+  /** PEM file of a CA (or the self-signed certificate) to trust for this server besides the system's. */
+  tls_ca_file: nonEmpty().optional(),
   user: nonEmpty(),
   password: z.string().optional(),
   password_file: nonEmpty().optional(),

@@ -216,9 +216,10 @@ function resolveMailbox(mailbox: RawMailbox, at: string, rules: readonly RawRule
   }
   if (mailbox.after === 'move' && !mailbox.move_to) problems.push(`${at}.move_to: required with after: move (the IMAP folder to move messages to)`);
   if (mailbox.after !== 'move' && mailbox.move_to) problems.push(`${at}.move_to: only used with after: move, but after is ${mailbox.after}`);
+  const caFile = mailbox.tls_ca_file === undefined ? undefined : absolutePath(mailbox.tls_ca_file, baseDir);
   const secret = readSecret(password, password_file, `${at}.password`, baseDir, problems);
   if (secret === undefined) problems.push(`${at}.password: required (write password: \${IMAP_PASSWORD} or password_file: PATH)`);
-  return { ...rest, password: secret?.value ?? '' };
+  return { ...rest, tls_ca_file: caFile, password: secret?.value ?? '' };
 }
 
 /** An inline secret or one read from a file (`<key>_file`), trimmed; problems for both set, an unreadable or empty file. */

@@ -6,7 +6,8 @@
 //   3. flag the message \Seen, move or delete it (after:).
 // A message with nothing to drop, or whose attachments fail to be written 3 times in a row, is kept as
 // <name>.eml in the rule's failed folder with the reason.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import tls from 'node:tls';
 import { join } from 'node:path';
 import { ImapFlow } from 'imapflow';
 import { simpleParser, type Attachment } from 'mailparser';
@@ -56,10 +57,13 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
   let checking: Promise<void> = Promise.resolve();
 
   const connect = async (): Promise<ImapFlow> => {
+    // Read at each connect, so a renewed certificate is picked up without a restart.
+    const ca = mb.tls_ca_file ? [...tls.rootCertificates, await readFile(mb.tls_ca_file, 'utf8')] : undefined;
     const c = new ImapFlow({
       host: mb.host,
       port: mb.port,
       secure: mb.tls,
+      ...(ca ? { tls: { ca } } : {}),
       auth: { user: mb.user, pass: mb.password },
       logger: false,
     });

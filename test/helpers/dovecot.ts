@@ -1,7 +1,7 @@
 // Starts a real dovecot IMAP server (Debian's dovecot-imapd, 2.3 config syntax) on 127.0.0.1 in a
 // scratch dir with a standalone config; nothing under /etc/dovecot is used. Needs root (dovecot's
 // master drops to the mail uid 65534 itself). stop() kills it and removes the dir.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
@@ -45,6 +45,8 @@ export interface Dovecot {
   users: Record<string, string>;
   /** Scratch dir holding config, mail, logs; removed by stop(). */
   dir: string;
+  /** PEM of the self-signed server certificate, with { tls: true }. */
+  cert?: string;
   /** APPENDs a raw RFC 822 message; creates the folder first if missing. */
   append(user: string, raw: string | Buffer, folder?: string, flags?: string[]): Promise<void>;
   /** Every message in the folder, by uid. Flags leave out \Recent (per-session, not stored). */
@@ -86,14 +88,14 @@ function canConnect(host: string, port: number): Promise<boolean> {
   });
 }
 
-function config(dir: string, port: number): string {
+function config(dir: string, port: number, tls: boolean): string {
   return `# written by test/helpers/dovecot.ts
 base_dir = ${dir}/run
 state_dir = ${dir}/state
 log_path = ${dir}/dovecot.log
 protocols = imap
 listen = 127.0.0.1
-ssl = no
+${tls ? `ssl = required\nssl_cert = <${dir}/cert.pem\nssl_key = <${dir}/key.pem` : 'ssl = no'}
 auth_mechanisms = plain login
 auth_failure_delay = 0
 mail_location = maildir:${dir}/mail/%u
@@ -106,9 +108,9 @@ userdb {
   args = uid=${MAIL_UID} gid=${MAIL_GID} home=${dir}/mail/%u
 }
 service imap-login {
-  inet_listener imap {
+  inet_listener ${tls ? 'imaps' : 'imap'} {
     address = 127.0.0.1
-    port = ${port}
+    port = ${port}${tls ? '\n    ssl = yes' : ''}
   }
 }
 `;
@@ -139,8 +141,11 @@ async function kill(child: ChildProcess): Promise<void> {
   }
 }
 
-/** Starts dovecot as root with one passwd-file entry per user; resolves once the IMAP port accepts connections. */
-export async function startDovecot(users: Record<string, string>): Promise<Dovecot> {
+/**
+ * Starts dovecot as root with one passwd-file entry per user; resolves once the IMAP port accepts
+ * connections. `tls`: implicit TLS (IMAPS) with a fresh self-signed certificate for 127.0.0.1 (`cert`).
+ */
+export async function startDovecot(users: Record<string, string>, opts: { tls?: boolean } = {}): Promise<Dovecot> {
   if (!hasDovecot || !dovecotBin) throw new Error('dovecot not installed or not root (apt-get install dovecot-imapd)');
   const host = '127.0.0.1';
   const dir = await mkdtemp(join(tmpdir(), 'docdrop-dovecot-'));
@@ -152,6 +157,13 @@ export async function startDovecot(users: Record<string, string>): Promise<Dovec
     await writeFile(usersFile, Object.entries(users).map(([u, p]) => `${u}:{PLAIN}${p}\n`).join(''), { mode: 0o640 });
     await chown(usersFile, 0, dovecotGid());
     await chmod(usersFile, 0o640);
+    let cert: string | undefined;
+    if (opts.tls) {
+      const r = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1',
+        '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`openssl could not make a test certificate: ${r.stderr}`);
+      cert = await readFile(join(dir, 'cert.pem'), 'utf8');
+    }
 
     // The port is picked free then handed to dovecot, so another process can grab it in between:
     // retry a couple of times if dovecot dies before it listens.
@@ -159,7 +171,7 @@ export async function startDovecot(users: Record<string, string>): Promise<Dovec
     for (let attempt = 0; attempt < 3; attempt++) {
       const port = await freePort();
       const confFile = join(dir, 'dovecot.conf');
-      await writeFile(confFile, config(dir, port));
+      await writeFile(confFile, config(dir, port, opts.tls === true));
       await rm(join(dir, 'dovecot.log'), { force: true });
       const child = spawn(dovecotBin, ['-F', '-c', confFile], { stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
@@ -176,7 +188,7 @@ export async function startDovecot(users: Record<string, string>): Promise<Dovec
         }
         await new Promise((r) => setTimeout(r, 50));
       }
-      if (up) return handle(dir, host, port, users, child);
+      if (up) return handle(dir, host, port, users, child, cert);
 
       const exited = child.exitCode !== null || child.signalCode !== null || spawnError !== undefined;
       await kill(child);
@@ -202,11 +214,11 @@ async function ensureFolder(c: ImapFlow, folder: string): Promise<void> {
   }
 }
 
-function handle(dir: string, host: string, port: number, users: Record<string, string>, child: ChildProcess): Dovecot {
+function handle(dir: string, host: string, port: number, users: Record<string, string>, child: ChildProcess, cert?: string): Dovecot {
   async function connect(user: string): Promise<ImapFlow> {
     const pass = users[user];
     if (pass === undefined) throw new Error(`unknown dovecot test user ${user}`);
-    const client = new ImapFlow({ host, port, secure: false, auth: { user, pass }, logger: false });
+    const client = new ImapFlow({ host, port, secure: cert !== undefined, tls: cert ? { ca: [cert] } : undefined, auth: { user, pass }, logger: false });
     await client.connect();
     return client;
   }
@@ -225,6 +237,7 @@ function handle(dir: string, host: string, port: number, users: Record<string, s
     port,
     users,
     dir,
+    cert,
     append: (user, raw, folder = 'INBOX', flags = []) =>
       withClient(user, async (c) => {
         await ensureFolder(c, folder);

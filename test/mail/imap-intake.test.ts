@@ -166,8 +166,9 @@ describe('IMAP intake', { skip }, () => {
     const { intake, failed } = intakeFor('stuck', { folder: 'Stuck' });
     try {
       const files = await waitFor('the .eml and its note in the failed folder', async () => {
-        const f = (await readdir(failed).catch(() => [])).sort();
-        return f.length === 2 && f;
+        // The note is written after the move (through a hidden temp file): wait for it by name.
+        const f = (await readdir(failed).catch(() => [])).filter((n) => !n.startsWith('.')).sort();
+        return f.length === 2 && f[1]!.endsWith('.eml.error.json') && f;
       }, 15_000);
       assert.match(files[0]!, /^mb-stuck-\d+-1\.eml$/);
       const note = JSON.parse(await readFile(join(failed, files[1]!), 'utf8'));
@@ -200,6 +201,59 @@ describe('IMAP intake', { skip }, () => {
     assert.match(logged, /"authenticationFailed":true/);
     assert.doesNotMatch(logged, /wrong-Pw-77/);
     assert.doesNotMatch(logged, new RegExp(PASS));
+  });
+});
+
+describe('IMAP intake over TLS', { skip }, () => {
+  let imap: Dovecot;
+  let tree: TempTree;
+  let ledger: Ledger;
+  before(async () => {
+    imap = await startDovecot({ [USER]: PASS }, { tls: true });
+    tree = await tempTree('docdrop-mail-tls-');
+    ledger = await openSqliteLedger(join(tree.root, 'state.db'));
+    await writeFile(join(tree.root, 'server-ca.pem'), imap.cert!);
+    await imap.append(USER, await mail({ subject: 'over tls', attachments: [{ filename: 't.pdf', content: await numberedInvoice(9) }] }));
+  });
+  after(async () => {
+    await ledger?.close();
+    await imap?.stop();
+    await tree?.cleanup();
+  });
+
+  function start(name: string, extra: Record<string, unknown>, logger = silentLogger) {
+    const config = parseConfig(
+      JSON.stringify({
+        rules: [{ name, watch: `inbox/${name}`, workflow: 'Invoices' }],
+        mailboxes: [{ name, host: imap.host, port: imap.port, tls: true, user: USER, password: PASS, rule: name, poll_s: 0.2, ...extra }],
+      }),
+      { baseDir: tree.root },
+    );
+    const intake = startMailIntake({ mailbox: config.mailboxes[0]!, rule: config.rules[0]!, ledger, workDir: join(tree.root, 'mail'), logger, reconnectMinMs: 50 });
+    return { intake, inbox: config.rules[0]!.watch };
+  }
+
+  test('an untrusted server certificate is refused, with the reason logged', async () => {
+    let logged = '';
+    const logger = createLogger({ level: 'warn', destination: new Writable({ write: (chunk, _enc, cb) => ((logged += String(chunk)), cb()) }) });
+    const { intake, inbox } = start('untrusted', {}, logger);
+    try {
+      await waitFor('a refused connection', async () => /mailbox unavailable/.test(logged), 10_000);
+    } finally {
+      await intake.stop();
+    }
+    assert.match(logged, /self[- ]signed certificate/i);
+    assert.deepEqual(await readdir(inbox).catch(() => []), []);
+  });
+
+  test('tls_ca_file trusts the server certificate: attachments are dropped', async () => {
+    const { intake, inbox } = start('trusted', { tls_ca_file: 'server-ca.pem' });
+    try {
+      await intake.checkNow();
+    } finally {
+      await intake.stop();
+    }
+    assert.equal((await readdir(inbox)).length, 1);
   });
 });
 
