@@ -24,7 +24,7 @@ export interface MailIntakeOptions {
   mailbox: MailboxConfig;
   rule: Pick<RuleConfig, 'name' | 'watch' | 'after'>;
   ledger: Pick<Ledger, 'mailDropped' | 'recordMailDropped'>;
-  /** A folder of the daemon's own (next to the ledger) for the .eml of a message with nothing to drop. */
+  /** A folder of the daemon's own (next to the ledger) where a message's .eml waits on its way to the failed folder. */
   workDir: string;
   logger: Logger;
   /** Reconnect delays grow from here to 60 s. */
@@ -32,7 +32,7 @@ export interface MailIntakeOptions {
 }
 
 export interface MailIntake {
-  /** Checks the folder now and resolves when that check is done (tests, `docdrop retry`). */
+  /** Checks the folder now and resolves when that check is done (tests, benches). */
   checkNow(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -194,11 +194,17 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
           checking = checkOnce(client);
           await checking.finally(() => waiting.forEach((done) => done()));
           if (checks.length) continue;
+          // Until poll_s passes, new mail, checkNow() or stop(); the abort listener goes each time (no pile-up).
           await new Promise<void>((resolve) => {
             if (stopper.signal.aborted) return resolve(); // stop() came while the check was finishing
-            const timer = setTimeout(resolve, mb.poll_s * 1000);
-            wake = () => (clearTimeout(timer), resolve());
-            stopper.signal.addEventListener('abort', wake, { once: true });
+            const done = () => {
+              clearTimeout(timer);
+              stopper.signal.removeEventListener('abort', done);
+              resolve();
+            };
+            const timer = setTimeout(done, mb.poll_s * 1000);
+            wake = done;
+            stopper.signal.addEventListener('abort', done, { once: true });
           });
           wake = null;
         }

@@ -180,6 +180,20 @@ describe('IMAP intake', { skip }, () => {
     }
   });
 
+  test('many quiet polls leave no listeners behind (no MaxListeners warning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    const { intake } = intakeFor('quiet', { poll_s: 0.01 });
+    try {
+      await new Promise((r) => setTimeout(r, 600));
+    } finally {
+      await intake.stop();
+      process.off('warning', onWarning);
+    }
+    assert.deepEqual(warnings.filter((w) => /MaxListeners|memory leak/.test(w)), []);
+  });
+
   test('stop() right after a check returns at once, even with a long poll_s', { timeout: 10_000 }, async () => {
     const { intake } = intakeFor('stopnow', { poll_s: 3600 });
     await intake.checkNow();
