@@ -66,6 +66,8 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
       ...(ca ? { tls: { ca } } : {}),
       auth: { user: mb.user, pass: mb.password },
       logger: false,
+      // IDLE (new-mail pushes) 1 s after the last command instead of imapflow's 15 s.
+      autoIdleDelay: 1000,
     });
     // Without a listener an 'error' event would end the process; the loop below reconnects instead.
     c.on('error', (err: Error) => log.debug({ err: describeError(err) }, 'imap connection error'));

@@ -180,6 +180,19 @@ describe('IMAP intake', { skip }, () => {
     }
   });
 
+  test('new mail is taken when the server pushes it (IDLE), long before poll_s', async () => {
+    const { intake, inbox } = intakeFor('idle', { folder: 'Idle', poll_s: 3600 });
+    try {
+      await imap.append(USER, await mail({ subject: 'first' }), 'Idle'); // makes the folder
+      await intake.checkNow();
+      await new Promise((r) => setTimeout(r, 1500)); // the connection goes idle
+      await imap.append(USER, await mail({ subject: 'pushed', attachments: [{ filename: 'p.pdf', content: await numberedInvoice(10) }] }), 'Idle');
+      await waitFor('the pushed message dropped', async () => (await readdir(inbox).catch(() => [])).length === 1, 8_000);
+    } finally {
+      await intake.stop();
+    }
+  });
+
   test('many quiet polls leave no listeners behind (no MaxListeners warning)', async () => {
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
