@@ -151,6 +151,7 @@ class SqliteLedger implements Ledger {
       countByState: s('SELECT state, COUNT(*) AS n FROM inputs GROUP BY state'),
       events: s('SELECT * FROM events WHERE input_id = ? ORDER BY id'),
       mailDropped: s('SELECT 1 FROM mail_messages WHERE mailbox = @mailbox AND uid_validity = @uidValidity AND uid = @uid'),
+      lastMailUid: s('SELECT COALESCE(MAX(uid), 0) AS uid FROM mail_messages WHERE mailbox = ? AND uid_validity = ?'),
       mailStats: s(`SELECT mailbox, COUNT(*) AS messages, SUM(json_array_length(files)) AS files, MAX(at) AS lastAt
                     FROM mail_messages GROUP BY mailbox ORDER BY mailbox`),
       recordMail: s(`INSERT OR IGNORE INTO mail_messages (mailbox, uid_validity, uid, files, at)
@@ -226,6 +227,10 @@ class SqliteLedger implements Ledger {
 
   async recordMailDropped(key: MailKey, files: string[]): Promise<void> {
     await this.write(() => this.stmt.recordMail.run({ ...mailParams(key), files: JSON.stringify(files), now: this.now() }));
+  }
+
+  async lastMailUid(mailbox: string, uidValidity: string): Promise<number> {
+    return (this.stmt.lastMailUid.get(mailbox, uidValidity) as { uid: number }).uid;
   }
 
   async mailStats(): Promise<MailStats[]> {

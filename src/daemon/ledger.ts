@@ -130,6 +130,8 @@ export interface Ledger {
   mailDropped(key: MailKey): Promise<boolean>;
   /** Records that an IMAP message's attachments are in the inbox (before it is flagged or moved). One commit. */
   recordMailDropped(key: MailKey, files: string[]): Promise<void>;
+  /** Highest UID taken from this mailbox under this UIDVALIDITY, 0 if none. */
+  lastMailUid(mailbox: string, uidValidity: string): Promise<number>;
   /** Per mailbox: messages taken, files dropped, time of the last one (ms); for `docdrop status`. */
   mailStats(): Promise<MailStats[]>;
   close(): Promise<void>;

@@ -23,7 +23,7 @@ import { sleep } from '../util/time.js';
 export interface MailIntakeOptions {
   mailbox: MailboxConfig;
   rule: Pick<RuleConfig, 'name' | 'watch' | 'after'>;
-  ledger: Pick<Ledger, 'mailDropped' | 'recordMailDropped'>;
+  ledger: Pick<Ledger, 'mailDropped' | 'recordMailDropped' | 'lastMailUid'>;
   /** A folder of the daemon's own (next to the ledger) where a message's .eml waits on its way to the failed folder. */
   workDir: string;
   logger: Logger;
@@ -86,7 +86,7 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
     const lock = await c.getMailboxLock(mb.folder);
     try {
       uidValidity = String((c.mailbox as { uidValidity: bigint }).uidValidity);
-      uids = ((await c.search(mb.after === 'seen' ? { seen: false } : { all: true }, { uid: true })) || []).sort((a, b) => a - b);
+      uids = await newMessages(c, uidValidity);
     } finally {
       lock.release();
     }
@@ -94,6 +94,19 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
       if (stopper.signal.aborted) return;
       await handleMessage(c, { mailbox: mb.name, uidValidity, uid });
     }
+  };
+
+  /**
+   * UIDs to take, ascending. after: move/delete leave only new mail in the folder, so all of it. after:
+   * seen: the unseen ones, and those above the last UID taken even if someone read them meanwhile.
+   */
+  const newMessages = async (c: ImapFlow, uidValidity: string): Promise<number[]> => {
+    if (mb.after !== 'seen') return ((await c.search({ all: true }, { uid: true })) || []).sort((a, b) => a - b);
+    const unseen = (await c.search({ seen: false }, { uid: true })) || [];
+    const last = await opts.ledger.lastMailUid(mb.name, uidValidity);
+    // "N:*" always matches the newest message, even below N: hence the filter.
+    const newer = last > 0 ? ((await c.search({ uid: `${last + 1}:*` }, { uid: true })) || []).filter((u) => u > last) : [];
+    return [...new Set([...unseen, ...newer])].sort((a, b) => a - b);
   };
 
   const handleMessage = async (c: ImapFlow, key: MailKey): Promise<void> => {

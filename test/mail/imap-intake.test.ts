@@ -116,6 +116,21 @@ describe('IMAP intake', { skip }, () => {
     assert.ok(msgs.every((m) => m.flags.includes('\\Seen')));
   });
 
+  test('after: seen also takes new mail someone read before docdrop got to it; old read mail is left alone', async () => {
+    const pdf = async (n: number) => [{ filename: `r${n}.pdf`, content: await numberedInvoice(40 + n) }];
+    await imap.append(USER, await mail({ subject: 'read long ago', attachments: await pdf(0) }), 'Read', ['\\Seen']);
+    await imap.append(USER, await mail({ subject: 'unread', attachments: await pdf(1) }), 'Read');
+    const { intake, inbox } = intakeFor('read', { folder: 'Read' });
+    try {
+      await intake.checkNow();
+      await imap.append(USER, await mail({ subject: 'read by a person first', attachments: await pdf(2) }), 'Read', ['\\Seen']);
+      await intake.checkNow();
+    } finally {
+      await intake.stop();
+    }
+    assert.deepEqual((await readdir(inbox)).map((f) => f.replace(/^mb-read-\d+-/, '')).sort(), ['2-1-r1.pdf', '3-1-r2.pdf']);
+  });
+
   test('after: move moves the message once dropped; after: delete removes it', async () => {
     await imap.append(USER, await mail({ subject: 'move me', attachments: [{ filename: 'm.pdf', content: await numberedInvoice(4) }] }), 'ToMove');
     const moved = intakeFor('move', { folder: 'ToMove', after: 'move', move_to: 'Done' });
