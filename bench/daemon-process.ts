@@ -58,7 +58,10 @@ export async function startServeProcess(
   return { ...p, url: p.ready[1]! };
 }
 
-export async function startDaemonProcess(configPath: string, opts: { tsx?: boolean; nodeFlags?: string[] } = {}): Promise<DaemonProcess> {
+export async function startDaemonProcess(
+  configPath: string,
+  opts: { tsx?: boolean; nodeFlags?: string[]; env?: Record<string, string> } = {},
+): Promise<DaemonProcess> {
   const { ready: _, ...p } = await startProcess(['run', '--config', configPath], /"daemon started"/, opts);
   return p;
 }

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { openSqliteLedger } from '../src/daemon/ledger-sqlite.js';
 import { invoicePdf } from '../test/helpers/job-fixtures.js';
 import { startInstantService } from './instant-engine.js';
-import { startDaemonProcess, vmHwmKb } from './daemon-process.js';
+import { startDaemonProcess, unitRuntime, vmHwmKb } from './daemon-process.js';
 
 const { values } = parseArgs({
   options: {
@@ -21,8 +21,8 @@ const { values } = parseArgs({
     format: { type: 'string', default: 'csv' },
     tsx: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
-    /** Node flags of the daemon process; the default is what `npm start` and the systemd unit use. */
-    'node-flags': { type: 'string', default: '--optimize-for-size' },
+    /** Node flags of the daemon process; default: those of systemd/docdrop.service (whose Environment= it always gets). */
+    'node-flags': { type: 'string' },
     /** Write a V8 CPU profile of the daemon into this folder. */
     prof: { type: 'string' },
   },
@@ -70,8 +70,9 @@ rules:
   );
 
   const prof = values.prof ? ['--cpu-prof', '--cpu-prof-dir', resolve(values.prof)] : [];
-  const nodeFlags = [...values['node-flags'].split(/\s+/).filter(Boolean), ...prof];
-  const daemon = await startDaemonProcess(configPath, { tsx: values.tsx, nodeFlags });
+  const unit = await unitRuntime();
+  const nodeFlags = [...(values['node-flags']?.split(/\s+/).filter(Boolean) ?? unit.nodeFlags), ...prof];
+  const daemon = await startDaemonProcess(configPath, { tsx: values.tsx, nodeFlags, env: unit.env });
   const child = daemon.child;
 
   // Unique bytes per file (a comment after %%EOF) from one small text PDF.
