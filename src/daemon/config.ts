@@ -217,6 +217,13 @@ function resolveMailbox(mailbox: RawMailbox, at: string, rules: readonly RawRule
   if (mailbox.after === 'move' && !mailbox.move_to) problems.push(`${at}.move_to: required with after: move (the IMAP folder to move messages to)`);
   if (mailbox.after !== 'move' && mailbox.move_to) problems.push(`${at}.move_to: only used with after: move, but after is ${mailbox.after}`);
   const caFile = mailbox.tls_ca_file === undefined ? undefined : absolutePath(mailbox.tls_ca_file, baseDir);
+  if (caFile !== undefined) {
+    try {
+      if (!readFileSync(caFile, 'utf8').includes('-----BEGIN CERTIFICATE-----')) problems.push(`${at}.tls_ca_file: ${caFile} holds no PEM certificate`);
+    } catch (err) {
+      problems.push(`${at}.tls_ca_file: cannot read ${caFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
   const secret = readSecret(password, password_file, `${at}.password`, baseDir, problems);
   if (secret === undefined) problems.push(`${at}.password: required (write password: \${IMAP_PASSWORD} or password_file: PATH)`);
   return { ...rest, tls_ca_file: caFile, password: secret?.value ?? '' };
@@ -232,7 +239,8 @@ function readSecret(
 ): { value: string; source: 'config' | 'file' } | undefined {
   const value = inline !== undefined && inline.trim() !== '' ? inline.trim() : undefined;
   if (value !== undefined && file !== undefined) {
-    problems.push(`${key.replace(/\.[^.]+$/, '')}: set ${key.split('.').pop()} or ${key.split('.').pop()}_file, not both`);
+    const dot = key.lastIndexOf('.');
+    problems.push(`${key.slice(0, dot)}: set ${key.slice(dot + 1)} or ${key.slice(dot + 1)}_file, not both`);
     return { value, source: 'config' };
   }
   if (value !== undefined) return { value, source: 'config' };

@@ -226,7 +226,7 @@ test('mailboxes: defaults, password from a file, redacted by describeConfig', as
   }
 });
 
-test('mailboxes: each mistake is named (rule, password, move_to, duplicate names)', () => {
+test('mailboxes: each mistake is named (rule, password, move_to, CA file, duplicate names)', () => {
   const mb = (extra: string, name = 'ap') => `  - name: ${name}\n    host: h\n    user: u\n    rule: invoices\n${extra}`;
   const got = problems(
     minimal() +
@@ -235,13 +235,15 @@ test('mailboxes: each mistake is named (rule, password, move_to, duplicate names
       mb('    password: p\n    after: move\n', 'b') +
       mb('    password: p\n    password_file: /nonexistent\n', 'ap') +
       mb('', 'c') +
+      mb('    password: p\n    tls_ca_file: /nonexistent/ca.pem\n', 'e') +
       `  - name: d\n    host: h\n    user: u\n    rule: other\n    password: p\n    move_to: X\n`,
   );
   assert.ok(got.includes('mailboxes[1].move_to: required with after: move (the IMAP folder to move messages to)'), got.join('\n'));
   assert.ok(got.includes('mailboxes[2]: set password or password_file, not both'), got.join('\n'));
   assert.ok(got.some((p) => p.startsWith('mailboxes[3].password: required')), got.join('\n'));
-  assert.ok(got.includes('mailboxes[4].rule: no rule is named "other"; expected one of "invoices"'), got.join('\n'));
-  assert.ok(got.includes('mailboxes[4].move_to: only used with after: move, but after is seen'), got.join('\n'));
+  assert.ok(got.includes('mailboxes[4].tls_ca_file: cannot read /nonexistent/ca.pem: ENOENT'), got.join('\n'));
+  assert.ok(got.includes('mailboxes[5].rule: no rule is named "other"; expected one of "invoices"'), got.join('\n'));
+  assert.ok(got.includes('mailboxes[5].move_to: only used with after: move, but after is seen'), got.join('\n'));
   assert.ok(got.includes('mailboxes[2].name: "ap" is already the name of mailboxes[0]; names must be unique'), got.join('\n'));
 });
 
