@@ -1,5 +1,5 @@
-// `docdrop status`: counts of inputs by state, messages taken per mailbox, and a table of inputs, read from the ledger. Safe while the
-// daemon runs (SQLite WAL lets a reader in beside the writer).
+// `docdrop status`: counts of inputs by state, messages taken per mailbox and a table of inputs, read from
+// the ledger. Safe while the daemon runs (SQLite WAL lets a reader in beside the writer).
 import type { CommandModule } from 'yargs';
 import { DEFAULT_CONFIG, reportingErrors } from './run-command.js';
 import { loadConfig } from '../daemon/config.js';
@@ -31,15 +31,19 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
       const counts = await ledger.countByState();
       const state = args.state as InputState | undefined;
       const inputs = await newest(ledger, state, args.limit);
-      const mailboxes = (await ledger.mailStats()).map((m) => ({ ...m, lastAt: new Date(m.lastAt).toISOString() }));
+      const mailboxes = (await ledger.mailStats()).map((m) => ({
+        mailbox: m.mailbox,
+        messages: m.messages,
+        files: m.files,
+        last_at: new Date(m.lastAt).toISOString(),
+      }));
       if (args.json) {
-        const mail = mailboxes.map((m) => ({ mailbox: m.mailbox, messages: m.messages, files: m.files, last_at: m.lastAt }));
-        process.stdout.write(`${JSON.stringify({ counts, mailboxes: mail, inputs: inputs.map(view) }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ counts, mailboxes, inputs: inputs.map(view) }, null, 2)}\n`);
         return;
       }
       process.stdout.write(`${STATES.map((s) => `${s}: ${counts[s]}`).join('  ')}\n`);
       for (const m of mailboxes) {
-        process.stdout.write(`mailbox ${m.mailbox}: ${m.messages} messages taken, ${m.files} files dropped, last at ${m.lastAt}\n`);
+        process.stdout.write(`mailbox ${m.mailbox}: ${m.messages} messages taken, ${m.files} files dropped, last at ${m.last_at}\n`);
       }
       if (inputs.length === 0) return;
       process.stdout.write(`\n${table(inputs)}`);

@@ -1,7 +1,8 @@
 // Assembles the daemon: service (remote or embedded), one shared request limiter, the client, the rules'
 // targets resolved once, the ledger, the pipeline, folder intake and mailbox intake (which drops mail
-// attachments into a rule's folder). Start order matters: targets are resolved before any file is taken (an unknown Workflow stops the start), and the pipeline resumes the ledger's
-// unfinished inputs before intake reports new ones.
+// attachments into a rule's folder). Start order matters: targets are resolved before any file is taken
+// (an unknown Workflow stops the start), and the pipeline resumes the ledger's unfinished inputs before
+// intake reports new ones.
 import { dirname, join } from 'node:path';
 import type { RequestInfo } from '../api/http.js';
 import { ServiceClient } from '../api/client.js';

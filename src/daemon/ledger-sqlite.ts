@@ -222,11 +222,11 @@ class SqliteLedger implements Ledger {
   }
 
   async mailDropped(key: MailKey): Promise<boolean> {
-    return this.stmt.mailDropped.get(mailParams(key)) !== undefined;
+    return this.stmt.mailDropped.get(key) !== undefined;
   }
 
   async recordMailDropped(key: MailKey, files: string[]): Promise<void> {
-    await this.write(() => this.stmt.recordMail.run({ ...mailParams(key), files: JSON.stringify(files), now: this.now() }));
+    await this.write(() => this.stmt.recordMail.run({ ...key, files: JSON.stringify(files), now: this.now() }));
   }
 
   async lastMailUid(mailbox: string, uidValidity: string): Promise<number> {
@@ -385,8 +385,4 @@ function toRecord(r: Row): InputRecord {
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
-}
-
-function mailParams(key: MailKey): MailKey {
-  return { mailbox: key.mailbox, uidValidity: key.uidValidity, uid: key.uid };
 }
