@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openSqliteLedger } from '../src/daemon/ledger-sqlite.js';
+import { openSqliteLedger } from '../src/daemon/ledger/sqlite-ledger.js';
 import { invoicePdf } from '../test/helpers/job-fixtures.js';
 import { startInstantService } from './instant-engine.js';
 import { docdropCli, startDaemonProcess, vmHwmKb } from './daemon-process.js';

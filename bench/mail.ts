@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
-import { parseConfig } from '../src/daemon/config.js';
-import { openSqliteLedger } from '../src/daemon/ledger-sqlite.js';
-import { startMailIntake } from '../src/mail/imap-intake.js';
-import { silentLogger } from '../src/util/logger.js';
+import { parseConfig } from '../src/daemon/config/config.js';
+import { openSqliteLedger } from '../src/daemon/ledger/sqlite-ledger.js';
+import { startMailIntake } from '../src/daemon/intake/mail/imap-intake.js';
+import { silentLogger } from '../src/shared/logger.js';
 import { hasDovecot, startDovecot } from '../test/helpers/dovecot.js';
 import { vmHwmKb } from './daemon-process.js';
 

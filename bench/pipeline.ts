@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openSqliteLedger } from '../src/daemon/ledger-sqlite.js';
+import { openSqliteLedger } from '../src/daemon/ledger/sqlite-ledger.js';
 import { invoicePdf } from '../test/helpers/job-fixtures.js';
 import { startInstantService } from './instant-engine.js';
 import { startDaemonProcess, unitRuntime, vmHwmKb } from './daemon-process.js';

@@ -7,7 +7,7 @@ import { rename, rm, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { request, errors as undiciErrors, type Dispatcher, type FormData } from 'undici';
-import { sleep as defaultSleep } from '../util/time.js';
+import { sleep as defaultSleep } from '../shared/time.js';
 import { ApiError, ClientErrorCodes, parseRetryAfter } from './api-error.js';
 
 export type Limiter = <T>(fn: () => Promise<T>) => Promise<T>;

@@ -1,7 +1,7 @@
 // One-shot polling of a job until it finishes (e.g. `docdrop process`); the daemon has its own
 // scheduler. Follows the spec's guidance: never faster than once a second, exponential backoff from
 // 1 s capped at 15 s, give up after a couple of minutes.
-import { sleep as defaultSleep } from '../util/time.js';
+import { sleep as defaultSleep } from '../shared/time.js';
 import { ApiError, ClientErrorCodes } from './api-error.js';
 import type { ServiceClient } from './client.js';
 import { isFinal, normaliseStatus } from './job-status.js';

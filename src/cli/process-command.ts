@@ -3,10 +3,10 @@
 import type { CommandModule } from 'yargs';
 import { reportingErrors } from './run-command.js';
 import { ServiceClient } from '../api/client.js';
-import { loadConfig } from '../daemon/config.js';
+import { loadConfig } from '../daemon/config/config.js';
 import { connectService } from '../daemon/daemon.js';
-import { processFiles } from '../daemon/pipeline-oneshot.js';
-import { createLogger } from '../util/logger.js';
+import { processFiles } from '../daemon/pipeline/oneshot.js';
+import { createLogger } from '../shared/logger.js';
 
 interface ProcessArgs {
   files: string[];

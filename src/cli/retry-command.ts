@@ -1,11 +1,11 @@
-// `docdrop retry`: puts failed or timed_out inputs back into the flow (see src/daemon/pipeline-retry.ts
+// `docdrop retry`: puts failed or timed_out inputs back into the flow (see src/daemon/pipeline/retry-inputs.ts
 // for what happens to the file). Works whether or not the daemon is running.
 import type { CommandModule } from 'yargs';
 import { DEFAULT_CONFIG, reportingErrors } from './run-command.js';
-import { loadConfig } from '../daemon/config.js';
-import type { InputRecord } from '../daemon/ledger.js';
-import { openSqliteLedger } from '../daemon/ledger-sqlite.js';
-import { retryInput } from '../daemon/pipeline-retry.js';
+import { loadConfig } from '../daemon/config/config.js';
+import type { InputRecord } from '../daemon/ledger/ledger.js';
+import { openSqliteLedger } from '../daemon/ledger/sqlite-ledger.js';
+import { retryInput } from '../daemon/pipeline/retry-inputs.js';
 
 interface RetryArgs {
   config: string;

@@ -2,9 +2,9 @@
 // SIGTERM/SIGINT stop it cleanly: intake stops, steps in flight finish and are committed, everything
 // else stays resumable in the ledger. A second signal exits at once (the ledger makes that safe too).
 import type { CommandModule } from 'yargs';
-import { loadConfig } from '../daemon/config.js';
+import { loadConfig } from '../daemon/config/config.js';
 import { startDaemon } from '../daemon/daemon.js';
-import { createLogger } from '../util/logger.js';
+import { createLogger } from '../shared/logger.js';
 
 /** Config used when --config is not given: $DOCDROP_CONFIG, else the example that `npm start` runs. */
 export const DEFAULT_CONFIG = process.env.DOCDROP_CONFIG ?? 'config/docdrop.example.yaml';

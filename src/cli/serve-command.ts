@@ -2,7 +2,7 @@
 // Options are declared in `serveOptions` and mapped in `toServiceOptions`; add new ones in both places.
 import type { ArgumentsCamelCase, CommandModule, Options } from 'yargs';
 import type { ServiceOptions } from '../service/index.js';
-import { createLogger } from '../util/logger.js';
+import { createLogger } from '../shared/logger.js';
 import { parseMsRange, validateFaultOptions, type FaultOptions } from '../service/faults.js';
 import { llmConfigSchema, type LlmConfig } from '../engine/llm-engine.js';
 

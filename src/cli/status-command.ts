@@ -2,9 +2,9 @@
 // the ledger. Safe while the daemon runs (SQLite WAL lets a reader in beside the writer).
 import type { CommandModule } from 'yargs';
 import { DEFAULT_CONFIG, reportingErrors } from './run-command.js';
-import { loadConfig } from '../daemon/config.js';
-import type { InputRecord, InputState } from '../daemon/ledger.js';
-import { openSqliteLedger } from '../daemon/ledger-sqlite.js';
+import { loadConfig } from '../daemon/config/config.js';
+import type { InputRecord, InputState } from '../daemon/ledger/ledger.js';
+import { openSqliteLedger } from '../daemon/ledger/sqlite-ledger.js';
 
 const STATES: readonly InputState[] = ['queued', 'uploaded', 'submitted', 'extracted', 'written', 'done', 'failed', 'duplicate', 'timed_out'];
 

@@ -6,19 +6,19 @@
 import { dirname, join } from 'node:path';
 import type { RequestInfo } from '../api/http.js';
 import { ServiceClient } from '../api/client.js';
-import { createLogger, type Logger } from '../util/logger.js';
-import type { DaemonConfig } from './config.js';
+import { createLogger, type Logger } from '../shared/logger.js';
+import type { DaemonConfig } from './config/config.js';
 import { createRuleFolders, ensureExampleWorkflow, startEmbeddedService, type EmbeddedService } from './embedded.js';
-import type { Ledger } from './ledger.js';
-import { openSqliteLedger } from './ledger-sqlite.js';
-import { createOutputsWriter } from './outputs-writer.js';
-import { Pipeline, type PollingPolicy } from './pipeline.js';
-import { createDisposition, createFileInspector, createPipelineApi } from './pipeline-adapters.js';
-import type { PipelineRule } from './pipeline-ports.js';
-import { createRequestLimiter, createStepQueues } from './rate-limit.js';
-import { resolveTargets, type ResolvedTarget } from './resolve-targets.js';
-import { startIntake } from './intake.js';
-import { startMailIntake } from '../mail/imap-intake.js';
+import type { Ledger } from './ledger/ledger.js';
+import { openSqliteLedger } from './ledger/sqlite-ledger.js';
+import { createOutputsWriter } from './pipeline/outputs-writer.js';
+import { Pipeline, type PollingPolicy } from './pipeline/pipeline.js';
+import { createDisposition, createFileInspector, createPipelineApi } from './pipeline/adapters.js';
+import type { PipelineRule } from './pipeline/ports.js';
+import { createRequestLimiter, createStepQueues } from './pipeline/rate-limit.js';
+import { resolveTargets, type ResolvedTarget } from './pipeline/resolve-targets.js';
+import { startIntake } from './intake/folder/folder-intake.js';
+import { startMailIntake } from './intake/mail/imap-intake.js';
 
 export interface DaemonOptions {
   logger?: Logger;

@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { ServiceClient } from '../api/client.js';
 import type { CreateTemplateRequest } from '../api/types.js';
-import type { Logger } from '../util/logger.js';
-import type { DaemonConfig } from './config.js';
+import type { Logger } from '../shared/logger.js';
+import type { DaemonConfig } from './config/config.js';
 
 export interface EmbeddedService {
   url: string;

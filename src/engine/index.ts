@@ -4,7 +4,7 @@
 // data rule for segmented runs: `data` is the result of the whole selection of pages (as without
 // segmentation), so a Workflow's columns stay filled; `chunks` holds one result per segment.
 import type { Chunk } from '../api/types.js';
-import { silentLogger, type Logger } from '../util/logger.js';
+import { silentLogger, type Logger } from '../shared/logger.js';
 import { createBuiltinEngine } from './builtin/builtin-engine.js';
 import { createLlmEngine, type EngineId, type LlmConfig, type ReportingEngine } from './llm-engine.js';
 import { closeReaders, countPages, parsePageRanges, readDocument, readPages } from './read/index.js';

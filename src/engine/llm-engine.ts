@@ -5,7 +5,7 @@
 import { fetch } from 'undici';
 import { z } from 'zod';
 import type { FieldDefinition } from '../api/types.js';
-import type { Logger } from '../util/logger.js';
+import type { Logger } from '../shared/logger.js';
 import { pageTextOf } from './layout/lines.js';
 import type { ClassifyInput, ClassifyOutput, ExtractInput, ExtractOutput, ExtractionEngine } from './types.js';
 

@@ -16,9 +16,9 @@
 import { mkdir, readFile, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FieldDefinition } from '../api/types.js';
-import { sanitiseFileName, uniquePath } from '../util/safe-paths.js';
-import { inFolder } from '../util/in-folder.js';
-import { atomicWriteFile } from './atomic-write.js';
+import { sanitiseFileName, uniquePath } from '../shared/safe-paths.js';
+import { inFolder } from '../shared/in-folder.js';
+import { atomicWriteFile } from '../shared/atomic-write.js';
 import { toCsv } from './csv.js';
 import { toJson } from './json.js';
 import { buildTable, type OutputRecord, type TableOptions } from './table.js';

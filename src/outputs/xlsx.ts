@@ -4,7 +4,7 @@
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { atomicWriteFile } from './atomic-write.js';
+import { atomicWriteFile } from '../shared/atomic-write.js';
 import { neutraliseFormula } from './formula-safe.js';
 import type { Cell, Table } from './table.js';
 

@@ -1,5 +1,5 @@
 // Everything a route or background component needs, built once by startService.
-import type { Logger } from '../util/logger.js';
+import type { Logger } from '../shared/logger.js';
 import type { Db } from './store/db.js';
 import type { DocumentsRepo } from './store/documents-repo.js';
 import type { TemplatesRepo } from './store/templates-repo.js';

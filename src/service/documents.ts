@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { ErrorCodes } from '../api/error-codes.js';
 import type { Document } from '../api/types.js';
 import type { FileKind } from '../engine/types.js';
-import { specTimestamp } from '../util/time.js';
+import { specTimestamp } from '../shared/time.js';
 import { requireOwned, type Account } from './auth.js';
 import type { ServiceContext } from './context.js';
 import { ServiceError } from './errors.js';

@@ -1,7 +1,7 @@
 // startService: opens the data dir, builds the context and the app, starts components and listens.
 import { mkdir } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import { silentLogger } from '../util/logger.js';
+import { silentLogger } from '../shared/logger.js';
 import { buildApp } from './app.js';
 import { components, type RunningComponent } from './components.js';
 import type { ServiceContext } from './context.js';

@@ -1,5 +1,5 @@
 // Options of startService and `docdrop serve`, with defaults written once.
-import type { Logger } from '../util/logger.js';
+import type { Logger } from '../shared/logger.js';
 import type { DocumentEngine } from '../engine/types.js';
 import type { LlmConfig } from '../engine/index.js';
 import type { FaultOptions } from './faults.js';

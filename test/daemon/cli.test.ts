@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { ServiceClient } from '../../src/api/client.js';
 import { startDaemon } from '../../src/daemon/daemon.js';
-import { silentLogger } from '../../src/util/logger.js';
+import { silentLogger } from '../../src/shared/logger.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { configYaml, invoiceTemplate, listFiles, numberedInvoice, readCsvFile, tempTree, waitFor, writeConfig, type TempTree } from './pipeline-fixtures.js';
 

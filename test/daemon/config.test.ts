@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ConfigError, describeConfig, loadConfig, parseConfig } from '../../src/daemon/config.js';
+import { ConfigError, describeConfig, loadConfig, parseConfig } from '../../src/daemon/config/config.js';
 
 const BASE = '/srv/docdrop/config';
 const minimal = (rule = 'workflow: Invoices') => `rules:\n  - name: invoices\n    watch: ./in\n    ${rule}\n`;

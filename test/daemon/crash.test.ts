@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ServiceClient } from '../../src/api/client.js';
-import { openSqliteLedger } from '../../src/daemon/ledger-sqlite.js';
+import { openSqliteLedger } from '../../src/daemon/ledger/sqlite-ledger.js';
 import { startTestService } from '../helpers/service.js';
 import { configYaml, invoiceTemplate, listFiles, numberedInvoice, readCsvFile, tempTree, waitFor, writeConfig } from './pipeline-fixtures.js';
 

@@ -5,8 +5,8 @@ import { copyFile, link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deleteInput, moveDuplicate, moveToFailed, moveToProcessed, type DispositionRule } from '../../src/daemon/disposition.js';
-import type { InputRecord } from '../../src/daemon/ledger.js';
+import { deleteInput, moveDuplicate, moveToFailed, moveToProcessed, type DispositionRule } from '../../src/daemon/inputs/disposition.js';
+import type { InputRecord } from '../../src/daemon/ledger/ledger.js';
 
 const root = await mkdtemp(join(tmpdir(), 'docdrop-dispo-'));
 after(() => rm(root, { recursive: true, force: true }));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ServiceClient } from '../../src/api/client.js';
 import { startDaemon, type RunningDaemon } from '../../src/daemon/daemon.js';
 import { readXlsxTable } from '../../src/outputs/xlsx.js';
-import { silentLogger } from '../../src/util/logger.js';
+import { silentLogger } from '../../src/shared/logger.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import {
   configYaml,

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import sharp from 'sharp';
-import { inspectFile, sha256File } from '../../src/daemon/intake.js';
+import { inspectFile, sha256File } from '../../src/daemon/intake/folder/folder-intake.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'docdrop-filecheck-'));
 after(() => rm(dir, { recursive: true, force: true }));

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { parseConfig, type DaemonConfig } from '../../src/daemon/config.js';
-import { startIntake, type Intake, type IntakeFile, type IntakeOptions } from '../../src/daemon/intake.js';
+import { parseConfig, type DaemonConfig } from '../../src/daemon/config/config.js';
+import { startIntake, type Intake, type IntakeFile, type IntakeOptions } from '../../src/daemon/intake/folder/folder-intake.js';
 
 export async function waitFor(what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

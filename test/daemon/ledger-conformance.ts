@@ -2,7 +2,7 @@
 // ledgerConformance with a function opening a fresh, empty ledger.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { InputRecord, Ledger, NewInput } from '../../src/daemon/ledger.js';
+import type { InputRecord, Ledger, NewInput } from '../../src/daemon/ledger/ledger.js';
 
 let counter = 0;
 function input(over: Partial<NewInput> = {}): NewInput {

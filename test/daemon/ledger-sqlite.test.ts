@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { openSqliteLedger } from '../../src/daemon/ledger-sqlite.js';
-import { MIGRATIONS } from '../../src/daemon/ledger-sqlite-migrations.js';
+import { openSqliteLedger } from '../../src/daemon/ledger/sqlite-ledger.js';
+import { MIGRATIONS } from '../../src/daemon/ledger/sqlite-migrations.js';
 import { ledgerConformance } from './ledger-conformance.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'docdrop-ledger-'));

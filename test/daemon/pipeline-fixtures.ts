@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { parseConfig, type DaemonConfig } from '../../src/daemon/config.js';
+import { parseConfig, type DaemonConfig } from '../../src/daemon/config/config.js';
 import { invoicePdf } from '../helpers/job-fixtures.js';
 
 export { invoicePdf, contractPdf, invoiceTemplate, invoiceFields } from '../helpers/job-fixtures.js';

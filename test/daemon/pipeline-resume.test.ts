@@ -6,11 +6,11 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServiceClient } from '../../src/api/client.js';
 import { buildPipeline } from '../../src/daemon/daemon.js';
-import type { Ledger } from '../../src/daemon/ledger.js';
-import { openSqliteLedger } from '../../src/daemon/ledger-sqlite.js';
-import { resolveTargets } from '../../src/daemon/resolve-targets.js';
-import { sha256File } from '../../src/daemon/intake.js';
-import { silentLogger } from '../../src/util/logger.js';
+import type { Ledger } from '../../src/daemon/ledger/ledger.js';
+import { openSqliteLedger } from '../../src/daemon/ledger/sqlite-ledger.js';
+import { resolveTargets } from '../../src/daemon/pipeline/resolve-targets.js';
+import { sha256File } from '../../src/daemon/intake/folder/folder-intake.js';
+import { silentLogger } from '../../src/shared/logger.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { configYaml, invoiceTemplate, listFiles, numberedInvoice, readCsvFile, tempTree, waitFor, writeConfig } from './pipeline-fixtures.js';
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { createBuiltinEngine } from '../../src/engine/builtin/builtin-engine.js';
 import { createLlmEngine } from '../../src/engine/llm-engine.js';
-import { createLogger } from '../../src/util/logger.js';
+import { createLogger } from '../../src/shared/logger.js';
 import { makePage } from './page-fixture.js';
 
 const KEY = 'sk-test-secret-123';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { ServiceClient } from '../../src/api/client.js';
-import { openSqliteLedger } from '../../src/daemon/ledger-sqlite.js';
+import { openSqliteLedger } from '../../src/daemon/ledger/sqlite-ledger.js';
 import { startDaemonProcess, type DaemonProcess } from '../../bench/daemon-process.js';
 import { hasDovecot, startDovecot } from '../helpers/dovecot.js';
 import { startTestService } from '../helpers/service.js';

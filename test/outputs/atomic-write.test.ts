@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, readdir, readFile, writeFile, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { atomicWriteFile } from '../../src/outputs/atomic-write.js';
+import { atomicWriteFile } from '../../src/shared/atomic-write.js';
 
 let dir: string;
 before(async () => {

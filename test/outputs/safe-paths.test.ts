@@ -12,7 +12,7 @@ import {
   sanitiseFileName,
   templatePlaceholders,
   uniquePath,
-} from '../../src/util/safe-paths.js';
+} from '../../src/shared/safe-paths.js';
 
 let dir: string;
 before(async () => {

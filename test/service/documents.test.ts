@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { request } from 'undici';
 import type { ServiceClient } from '../../src/api/client.js';
-import { specTimestamp } from '../../src/util/time.js';
+import { specTimestamp } from '../../src/shared/time.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import {
   clientFor, errorBody, fileForm, jpeg, pagesPdf, png, raw, tempFiles, tiff, TIMESTAMP_RE, UUID_RE, type TempFiles,

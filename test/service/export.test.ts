@@ -13,7 +13,7 @@ import { simpleParser } from 'mailparser';
 import type { AddressInfo } from 'node:net';
 import { ServiceClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/api-error.js';
-import { createLogger } from '../../src/util/logger.js';
+import { createLogger } from '../../src/shared/logger.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { invoicePdf, invoiceTemplate, writeFixture } from '../helpers/job-fixtures.js';
 

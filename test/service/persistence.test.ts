@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { specTimestamp } from '../../src/util/time.js';
+import { specTimestamp } from '../../src/shared/time.js';
 import { startTestService } from '../helpers/service.js';
 import { clientFor, pagesPdf, tempFiles, type TempFiles } from '../helpers/service-fixtures.js';
 

@@ -10,7 +10,7 @@
 // template was mapped (refund) or classification itself failed.
 import type { ClassifierConfigs, ParserConfig, TemplateSchema } from '../../api/types.js';
 import { DocumentError, type DocumentEngine, type FileKind } from '../../engine/types.js';
-import { specTimestamp } from '../../util/time.js';
+import { specTimestamp } from '../../shared/time.js';
 import type { ServiceContext } from '../context.js';
 import type { FaultInjector } from '../faults.js';
 import { routeLabel } from './classifier-routing.js';

@@ -2,7 +2,7 @@
 // JSON columns hold the run parameters as sent and the engine's result.
 import type { Database, Statement } from 'better-sqlite3';
 import type { Chunk, RunParserParams } from '../../api/types.js';
-import { specTimestamp } from '../../util/time.js';
+import { specTimestamp } from '../../shared/time.js';
 
 
 export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'exception';

@@ -2,7 +2,7 @@
 // submit() (used by run_parser, POST /v1/extract and inbound e-mail) and view() (GET /files, webhooks).
 import type { ExtractionJob, ParserConfig } from '../../api/types.js';
 import type { DocumentEngine } from '../../engine/types.js';
-import { specTimestamp } from '../../util/time.js';
+import { specTimestamp } from '../../shared/time.js';
 import { accountIdForKey } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import type { FaultInjector } from '../faults.js';

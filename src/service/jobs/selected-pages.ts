@@ -5,7 +5,7 @@ import { copyFile, link } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeSelectedPages as writePdfPages } from '../../engine/read/index.js';
 import type { FileKind } from '../../engine/types.js';
-import { inFolder } from '../../util/in-folder.js';
+import { inFolder } from '../../shared/in-folder.js';
 
 /** Writes `dest` from `source`; `pagesRead` are 1-based pages of a `numPages`-page document. Returns dest. */
 export async function writeSelectedPages(source: string, kind: FileKind, pagesRead: number[], numPages: number, dest: string): Promise<string> {

@@ -1,7 +1,7 @@
 // Runs jobs with bounded concurrency. The queue holds request ids only; the jobs table is the truth,
 // so after a crash the ids are rebuilt from the table (JobStore.requeueUnfinished) and nothing is lost.
 import PQueue from 'p-queue';
-import type { Logger } from '../../util/logger.js';
+import type { Logger } from '../../shared/logger.js';
 
 export type ProcessJob = (requestId: string, signal: AbortSignal) => Promise<void>;
 

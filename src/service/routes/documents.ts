@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ErrorCodes } from '../../api/error-codes.js';
 import type { DocumentList, UploadUrl } from '../../api/types.js';
-import { specTimestamp } from '../../util/time.js';
+import { specTimestamp } from '../../shared/time.js';
 import { requireOwned } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { requireDocument, storeDocument, inspectStoredFile, toDocumentView } from '../documents.js';

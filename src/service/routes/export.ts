@@ -13,7 +13,7 @@ import type { ExportSingleResponse, ParserConfig, SuccessResponse, TemplateSchem
 import { buildTable, OutputOptionsError, type OutputRecord, type TableOptions } from '../../outputs/table.js';
 import { renderOutput } from '../../outputs/write-output.js';
 import { sheetNames, writeXlsx } from '../../outputs/xlsx.js';
-import { specTimestamp } from '../../util/time.js';
+import { specTimestamp } from '../../shared/time.js';
 import { requireOwned } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../errors.js';

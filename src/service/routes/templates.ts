@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ErrorCodes } from '../../api/error-codes.js';
 import type { SuccessResponse, TemplateList, Workflow } from '../../api/types.js';
-import { specTimestamp } from '../../util/time.js';
+import { specTimestamp } from '../../shared/time.js';
 import { requireOwned, type Account } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../errors.js';

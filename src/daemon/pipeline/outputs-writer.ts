@@ -3,13 +3,13 @@
 // replaces the same file), and a daily group file upserts the record by request id. The pipeline commits
 // `written` only after this returns, so no output row is ever written twice.
 import { basename, extname } from 'node:path';
-import type { FieldDefinition, Workflow } from '../api/types.js';
-import type { OutputRecord } from '../outputs/table.js';
-import { writeGroupedOutput, writeOutputFile, type OutputSpec } from '../outputs/write-output.js';
-import { expandPlaceholders, localDate } from '../util/safe-paths.js';
-import type { RuleConfig } from './config.js';
-import type { InputRecord, InputResult } from './ledger.js';
-import type { OutputsPort, PipelineRule } from './pipeline-ports.js';
+import type { FieldDefinition, Workflow } from '../../api/types.js';
+import type { OutputRecord } from '../../outputs/table.js';
+import { writeGroupedOutput, writeOutputFile, type OutputSpec } from '../../outputs/write-output.js';
+import { expandPlaceholders, localDate } from '../../shared/safe-paths.js';
+import type { RuleConfig } from '../config/config.js';
+import type { InputRecord, InputResult } from '../ledger/ledger.js';
+import type { OutputsPort, PipelineRule } from './ports.js';
 
 type OutputConfig = RuleConfig['output'];
 

@@ -3,13 +3,13 @@
 // folder's life, intake-filter.ts for what is never reported, intake-file-checks.ts for the checks the
 // pipeline runs before upload.
 import { watch as chokidarWatch } from 'chokidar';
-import type { Logger } from '../util/logger.js';
-import type { RuleConfig } from './config.js';
-import { NativeFolderWatcher } from './intake-native-watch.js';
-import { RuleIntake, type IntakeFile, type WatchFactory } from './intake-rule.js';
+import type { Logger } from '../../../shared/logger.js';
+import type { RuleConfig } from '../../config/config.js';
+import { NativeFolderWatcher } from './native-watch.js';
+import { RuleIntake, type IntakeFile, type WatchFactory } from './rule-watcher.js';
 
 export type { IntakeFile };
-export { inspectFile, sha256File, type FileInspection } from './intake-file-checks.js';
+export { inspectFile, sha256File, type FileInspection } from '../../inputs/inspect-file.js';
 
 export interface IntakeOptions {
   logger: Logger;

@@ -1,8 +1,8 @@
 // What the pipeline needs from the outside world, as small ports. The daemon wires them to the real
 // client, src/outputs and the disposition helpers; tests can wire them to a real service too. Keeping the
 // pipeline behind these seams is what lets one step machine serve `docdrop run` and the crash tests.
-import type { FileInspection } from './intake-file-checks.js';
-import type { InputRecord, InputResult } from './ledger.js';
+import type { FileInspection } from '../inputs/inspect-file.js';
+import type { InputRecord, InputResult } from '../ledger/ledger.js';
 import type { ResolvedTarget } from './resolve-targets.js';
 
 /** A rule as the pipeline sees it: its name, its resolved Workflow/Classifier and the choices that steer steps. */

@@ -25,7 +25,7 @@ import type {
   TransitionPatch,
 } from './ledger.js';
 import { FINAL_STATES } from './ledger.js';
-import { MIGRATIONS } from './ledger-sqlite-migrations.js';
+import { MIGRATIONS } from './sqlite-migrations.js';
 
 const ALL_STATES: readonly InputState[] = [
   'queued', 'uploaded', 'submitted', 'extracted', 'written', 'done', 'failed', 'duplicate', 'timed_out',

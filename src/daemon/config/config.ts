@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, resolve, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { interpolateTree, MissingEnvError } from './config-env.js';
+import { interpolateTree, MissingEnvError } from './env-vars.js';
 import {
   configSchema,
   INPUT_PLACEHOLDERS,
@@ -19,7 +19,7 @@ import {
   type RawMailbox,
   type RawRule,
   type RunOptions,
-} from './config-schema.js';
+} from './schema.js';
 
 export type { RunOptions };
 

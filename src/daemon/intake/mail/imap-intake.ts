@@ -11,14 +11,14 @@ import tls from 'node:tls';
 import { join } from 'node:path';
 import { ImapFlow } from 'imapflow';
 import { simpleParser, type Attachment } from 'mailparser';
-import { atomicWriteFile } from '../outputs/atomic-write.js';
-import type { MailboxConfig, RuleConfig } from '../daemon/config.js';
-import { moveToFailed } from '../daemon/disposition.js';
-import { sha256File } from '../daemon/intake-file-checks.js';
-import type { Ledger, MailKey } from '../daemon/ledger.js';
-import type { Logger } from '../util/logger.js';
-import { sanitiseFileName } from '../util/safe-paths.js';
-import { sleep } from '../util/time.js';
+import { atomicWriteFile } from '../../../shared/atomic-write.js';
+import type { MailboxConfig, RuleConfig } from '../../config/config.js';
+import { moveToFailed } from '../../inputs/disposition.js';
+import { sha256File } from '../../inputs/inspect-file.js';
+import type { Ledger, MailKey } from '../../ledger/ledger.js';
+import type { Logger } from '../../../shared/logger.js';
+import { sanitiseFileName } from '../../../shared/safe-paths.js';
+import { sleep } from '../../../shared/time.js';
 
 export interface MailIntakeOptions {
   mailbox: MailboxConfig;

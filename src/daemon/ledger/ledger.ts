@@ -1,7 +1,7 @@
 // The daemon's ledger: the single source of truth for every input file's progress. The pipeline commits
 // each state change here BEFORE the next side effect (upload, submit, output write, file move), so after
 // `kill -9` a restart resumes every input from its last committed step and repeats at most the step that
-// was in flight. Adapters: SQLite (src/daemon/ledger-sqlite.ts); PostgreSQL later. Both must pass
+// was in flight. Adapters: SQLite (src/daemon/ledger/sqlite-ledger.ts); PostgreSQL later. Both must pass
 // test/daemon/ledger-conformance.ts.
 
 /**

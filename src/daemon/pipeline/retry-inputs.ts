@@ -7,8 +7,8 @@
 //   again. The daemon (running now or at its next start) picks it up like any dropped file.
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { uniquePath } from '../util/safe-paths.js';
-import type { InputRecord, Ledger } from './ledger.js';
+import { uniquePath } from '../../shared/safe-paths.js';
+import type { InputRecord, Ledger } from '../ledger/ledger.js';
 
 export interface RetryOutcome {
   id: number;

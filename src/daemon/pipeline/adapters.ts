@@ -1,10 +1,10 @@
 // The real adapters behind the pipeline's ports: the service client, the content checks of intake and the
 // disposition helpers. Kept apart from daemon.ts so `docdrop process` can reuse the API and file checks.
-import type { ServiceClient } from '../api/client.js';
-import type { RunOptions } from './config.js';
-import { inspectFile } from './intake-file-checks.js';
-import { deleteInput, moveDuplicate, moveToFailed, moveToProcessed, type DispositionRule } from './disposition.js';
-import type { DispositionPort, FileInspector, PipelineApi } from './pipeline-ports.js';
+import type { ServiceClient } from '../../api/client.js';
+import type { RunOptions } from '../config/config.js';
+import { inspectFile } from '../inputs/inspect-file.js';
+import { deleteInput, moveDuplicate, moveToFailed, moveToProcessed, type DispositionRule } from '../inputs/disposition.js';
+import type { DispositionPort, FileInspector, PipelineApi } from './ports.js';
 import { pollJob } from './poller.js';
 import { submitInput, uploadInput, type SubmitMode } from './submitter.js';
 

@@ -1,7 +1,7 @@
 // Turns each rule's `workflow:` (title or template_id) or `classifier:` (name or classifier_id) into ids
 // once at start. Lists are fetched once for all rules. An unknown name stops the start with an error that
 // names the rule and lists what exists, because a typo would otherwise fail every dropped file later.
-import type { Classifier, Workflow } from '../api/types.js';
+import type { Classifier, Workflow } from '../../api/types.js';
 
 export type ResolvedTarget =
   | { kind: 'workflow'; templateId: string; title: string; workflows: ReadonlyMap<string, Workflow> }

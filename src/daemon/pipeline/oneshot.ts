@@ -3,15 +3,15 @@
 // `docdrop run`, so the two cannot drift apart.
 import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
-import type { ServiceClient } from '../api/client.js';
-import type { Logger } from '../util/logger.js';
-import type { RuleConfig, RunOptions } from './config.js';
-import type { InputRecord, Ledger } from './ledger.js';
-import { openSqliteLedger } from './ledger-sqlite.js';
+import type { ServiceClient } from '../../api/client.js';
+import type { Logger } from '../../shared/logger.js';
+import type { RuleConfig, RunOptions } from '../config/config.js';
+import type { InputRecord, Ledger } from '../ledger/ledger.js';
+import { openSqliteLedger } from '../ledger/sqlite-ledger.js';
 import { createOutputsWriter } from './outputs-writer.js';
 import { Pipeline } from './pipeline.js';
-import { createFileInspector, createPipelineApi } from './pipeline-adapters.js';
-import type { DispositionPort, PipelineRule } from './pipeline-ports.js';
+import { createFileInspector, createPipelineApi } from './adapters.js';
+import type { DispositionPort, PipelineRule } from './ports.js';
 import { createStepQueues } from './rate-limit.js';
 import { resolveTargets } from './resolve-targets.js';
 import type { SubmitMode } from './submitter.js';

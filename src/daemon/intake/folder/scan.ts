@@ -5,7 +5,7 @@
 import { opendir, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
-import type { PathFilter } from './intake-filter.js';
+import type { PathFilter } from './filter.js';
 
 export interface ScanOptions {
   recursive: boolean;

@@ -6,12 +6,12 @@
 import { stat, unlink } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { atomicWriteFile } from '../outputs/atomic-write.js';
-import { specTimestamp } from '../util/time.js';
-import { expandPlaceholders, moveFileUnique, sanitiseFileName } from '../util/safe-paths.js';
-import type { RuleConfig } from './config.js';
-import { sha256File } from './intake-file-checks.js';
-import type { InputRecord } from './ledger.js';
+import { atomicWriteFile } from '../../shared/atomic-write.js';
+import { specTimestamp } from '../../shared/time.js';
+import { expandPlaceholders, moveFileUnique, sanitiseFileName } from '../../shared/safe-paths.js';
+import type { RuleConfig } from '../config/config.js';
+import { sha256File } from './inspect-file.js';
+import type { InputRecord } from '../ledger/ledger.js';
 
 export type DispositionRule = Pick<RuleConfig, 'name' | 'after'>;
 export type DispositionInput = Pick<InputRecord, 'path' | 'size' | 'sha256'> & Partial<Pick<InputRecord, 'id' | 'createdAt'>>;

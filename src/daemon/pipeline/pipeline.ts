@@ -5,11 +5,11 @@
 // how a restart resumes every unfinished input.
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { Logger } from '../util/logger.js';
-import { ApiError } from '../api/api-error.js';
-import type { InputRecord, InputResult, InputState, Ledger } from './ledger.js';
-import { FINAL_STATES } from './ledger.js';
-import type { DispositionPort, FailureInfo, FileInspector, OutputsPort, PipelineApi, PipelineRule } from './pipeline-ports.js';
+import type { Logger } from '../../shared/logger.js';
+import { ApiError } from '../../api/api-error.js';
+import type { InputRecord, InputResult, InputState, Ledger } from '../ledger/ledger.js';
+import { FINAL_STATES } from '../ledger/ledger.js';
+import type { DispositionPort, FailureInfo, FileInspector, OutputsPort, PipelineApi, PipelineRule } from './ports.js';
 import { backoffDelayMs, retryDelayMs, type BackoffPolicy } from './poller-backoff.js';
 import type { StepQueues } from './rate-limit.js';
 

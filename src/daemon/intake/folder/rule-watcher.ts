@@ -6,12 +6,12 @@
 import { lstat, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import type { ChokidarOptions } from 'chokidar';
-import type { Logger } from '../util/logger.js';
-import type { RuleConfig } from './config.js';
-import { createPathFilter, type PathFilter } from './intake-filter.js';
-import { NativeFolderWatcher, type FolderWatcher } from './intake-native-watch.js';
-import { scanFolder } from './intake-scan.js';
-import { StabilityTracker } from './intake-stability.js';
+import type { Logger } from '../../../shared/logger.js';
+import type { RuleConfig } from '../../config/config.js';
+import { createPathFilter, type PathFilter } from './filter.js';
+import { NativeFolderWatcher, type FolderWatcher } from './native-watch.js';
+import { scanFolder } from './scan.js';
+import { StabilityTracker } from './stability.js';
 
 export interface IntakeFile {
   path: string;

@@ -1,10 +1,10 @@
 // Upload and submit, the two calls that start an input's job. Submit sends the rule's run options with
 // run_parser (template_id, or classifier_id for classify+extract), or POST /v1/extract with the stored
 // document when the config says `submit: extract`.
-import type { ServiceClient } from '../api/client.js';
-import type { RunParserParams } from '../api/types.js';
-import type { RunOptions } from './config.js';
-import type { PipelineRule } from './pipeline-ports.js';
+import type { ServiceClient } from '../../api/client.js';
+import type { RunParserParams } from '../../api/types.js';
+import type { RunOptions } from '../config/config.js';
+import type { PipelineRule } from './ports.js';
 
 export type SubmitMode = 'run_parser' | 'extract';
 

@@ -1,8 +1,8 @@
 // One poll of a job, reduced to what the pipeline decides on. Status synonyms and the two envelopes are
 // read by jobOutcome (src/api/job-status.ts), the one place that knows them.
-import type { ServiceClient } from '../api/client.js';
-import { jobOutcome } from '../api/job-status.js';
-import type { JobView } from './pipeline-ports.js';
+import type { ServiceClient } from '../../api/client.js';
+import { jobOutcome } from '../../api/job-status.js';
+import type { JobView } from './ports.js';
 
 export async function pollJob(client: ServiceClient, requestId: string, fallbackFileName: string): Promise<JobView> {
   const job = await client.getJob(requestId);
