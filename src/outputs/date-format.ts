@@ -2,6 +2,8 @@
 // parser_config.date_format such as '%d/%m/%Y'. Dates are calendar days, returned as UTC midnight so
 // they serialise to the same yyyy-mm-dd everywhere and to a whole-day serial in XLSX.
 
+import { fullYearOfTwoDigits } from '../shared/two-digit-year.js';
+
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const MONTH_NAMES = [
   'january', 'february', 'march', 'april', 'may', 'june',
@@ -106,16 +108,11 @@ export function parseDate(text: string, pattern?: string | null): Date | null {
     if (part === 'day') day = Number(v);
     else if (part === 'month') month = Number(v);
     else if (part === 'year') year = Number(v);
-    else if (part === 'year2') year = pivotYear(Number(v));
+    else if (part === 'year2') year = fullYearOfTwoDigits(Number(v));
     else if (part === 'monthName') month = monthFromName(v);
   });
   if (year === undefined || month === undefined || day === undefined) return null;
   return calendarDate(year, month, day);
-}
-
-// POSIX strptime %y: 69-99 -> 1969-1999, 00-68 -> 2000-2068.
-function pivotYear(y: number): number {
-  return y >= 69 ? 1900 + y : 2000 + y;
 }
 
 function monthFromName(name: string): number | undefined {

@@ -38,3 +38,11 @@ test('an unknown directive throws when compiled and leaves the value unparsed', 
   assert.throws(() => compileDateFormat('%d/%Q'), /unsupported directive %Q/);
   assert.equal(iso('05/03', '%d/%Q'), null);
 });
+
+test('a two-digit year is the same year in the engine and in the outputs (69 -> 1969, 68 -> 2068)', async () => {
+  const { parseDate: readPrinted } = await import('../../src/engine/builtin/parse-date.js');
+  for (const [yy, year] of [['68', 2068], ['69', 1969], ['70', 1970], ['00', 2000]] as const) {
+    assert.equal(iso(`05/03/${yy}`, '%d/%m/%y'), `${year}-03-05`);
+    assert.deepEqual(readPrinted(`05.03.${yy}`), { year, month: 3, day: 5 });
+  }
+});

@@ -3,6 +3,8 @@
 // Ambiguous d/m vs m/d is settled by the values (13+ can only be a day), else day-first unless the
 // caller prefers month-first (a document that shows an unambiguous m/d date elsewhere).
 
+import { fullYearOfTwoDigits } from '../../shared/two-digit-year.js';
+
 export interface CalendarDate {
   year: number;
   month: number;
@@ -48,8 +50,7 @@ function validDate(year: number, month: number, day: number): boolean {
 function fullYear(y: string): number {
   const n = Number(y);
   if (y.length === 4) return n;
-  // Two-digit years: 00-69 -> 20xx, 70-99 -> 19xx (the POSIX strptime pivot).
-  return n < 70 ? 2000 + n : 1900 + n;
+  return fullYearOfTwoDigits(n);
 }
 
 type Pattern = { re: RegExp; build: (m: RegExpExecArray, monthFirst: boolean) => { date: CalendarDate; ambiguous: boolean } | null };
