@@ -13,7 +13,8 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { closeReaders, countPages, detectFileKind, readPages } from '../src/engine/read/index.js';
+import { closeReaders, countPages, readPages } from '../src/engine/read/index.js';
+import { detectFileKind } from '../src/shared/file-kind.js';
 import type { PageText } from '../src/engine/types.js';
 
 const corpus = resolve(process.env.DOCDROP_CORPUS ?? resolve(import.meta.dirname, '../../shared/corpus'));

@@ -5,7 +5,6 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { FormData } from 'undici';
 import { ApiError, ClientErrorCodes } from './api-error.js';
-import { detectContentType } from './content-type.js';
 import { HttpClient, type HttpMethod, type HttpOptions, type QueryValue } from './http.js';
 import type {
   ClassificationResult,
@@ -28,6 +27,7 @@ import type {
   UploadUrl,
   Workflow,
 } from './types.js';
+import { contentTypeOfFile } from '../shared/file-kind.js';
 
 /** Largest file sent as multipart; larger files take the pre-signed flow (spec: Limits). */
 export const MULTIPART_MAX_BYTES = 6 * 1024 * 1024;
@@ -69,7 +69,7 @@ export class ServiceClient {
     const { size } = await stat(path);
     if (size <= MULTIPART_MAX_BYTES) return this.uploadMultipart(path, { fileName });
     const { upload_url, document_id } = await this.getUploadUrl(fileName);
-    await this.putUpload(upload_url, path, await detectContentType(path));
+    await this.putUpload(upload_url, path, await contentTypeOfFile(path));
     return this.confirmUpload(document_id, fileName);
   }
 
@@ -91,7 +91,7 @@ export class ServiceClient {
 
   /** PUTs the raw file bytes to a pre-signed URL (no API key), streamed with a known length. */
   async putUpload(uploadUrl: string, path: string, contentType?: string): Promise<void> {
-    const type = contentType ?? (await detectContentType(path));
+    const type = contentType ?? (await contentTypeOfFile(path));
     await this.#http.text({
       method: 'PUT',
       path: uploadUrl,
@@ -272,7 +272,7 @@ export class ServiceClient {
 
 /** Multipart form with `file` read lazily from disk (openAsBlob), so the file never sits in memory. */
 async function fileForm(path: string, fileName: string): Promise<FormData> {
-  const blob = await openAsBlob(path, { type: await detectContentType(path) });
+  const blob = await openAsBlob(path, { type: await contentTypeOfFile(path) });
   const form = new FormData();
   form.append('file', blob, fileName);
   return form;

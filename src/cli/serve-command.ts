@@ -187,7 +187,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     // engine (~100 MB of pdf.js, OCR and sharp) in memory.
     const { startService } = await import('../service/index.js');
     if (argv.pdfWorkers !== undefined) {
-      const { configureReaders } = await import('../engine/read/index.js');
+      const { configureReaders } = await import('../engine/index.js');
       try {
         configureReaders({ pdfWorkers: argv.pdfWorkers });
       } catch (err) {

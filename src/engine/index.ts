@@ -4,6 +4,7 @@
 // data rule for segmented runs: `data` is the result of the whole selection of pages (as without
 // segmentation), so a Workflow's columns stay filled; `chunks` holds one result per segment.
 import type { Chunk } from '../api/types.js';
+import type { FileKind } from '../shared/file-kind.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { createBuiltinEngine } from './builtin/builtin-engine.js';
 import { createLlmEngine, type EngineId, type LlmConfig, type ReportingEngine } from './llm-engine.js';
@@ -23,11 +24,14 @@ import {
   type ClassifyOutput,
   type ExtractInput,
   type ExtractOutput,
-  type FileKind,
   type PageText,
 } from './types.js';
 
+// Besides createDocumentEngine(), what the service needs of the engine: its types and error, page counting
+// and selection, reader pools. src/service imports nothing else from src/engine (file kinds: src/shared).
 export type { LlmConfig } from './llm-engine.js';
+export { DocumentError, type DocumentEngine, type EngineRunOptions } from './types.js';
+export { countPages, writeSelectedPages, configureReaders, type ReaderPoolOptions } from './read/index.js';
 
 export interface DocumentEngineOptions {
   /** An OpenAI-compatible endpoint; when absent the built-in engine does everything. */

@@ -2,8 +2,7 @@
 // turn files into positioned words, interpreters turn words into field values and labels. Engines are
 // swappable behind ExtractionEngine (built-in rules engine, optional LLM engine).
 import type { Chunk, ClassDefinition, FieldDefinition } from '../api/types.js';
-
-export type FileKind = 'pdf' | 'jpeg' | 'png' | 'tiff';
+import type { FileKind } from '../shared/file-kind.js';
 
 /** A word with its box in page units (PDF points for PDFs, pixels scaled to 72 dpi for images); origin top-left. */
 export interface Word {

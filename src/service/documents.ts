@@ -5,12 +5,12 @@ import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { ErrorCodes } from '../api/error-codes.js';
 import type { Document } from '../api/types.js';
-import type { FileKind } from '../engine/types.js';
+import { countPages } from '../engine/index.js';
+import { detectFileKind, type FileKind } from '../shared/file-kind.js';
 import { specTimestamp } from '../shared/time.js';
 import { requireOwned, type Account } from './auth.js';
 import type { ServiceContext } from './context.js';
 import { ServiceError } from './errors.js';
-import { countPages, detectFileKind } from '../engine/read/index.js';
 import type { DocumentRow } from './store/documents-repo.js';
 import { PresignTtl } from './presign.js';
 
@@ -90,10 +90,3 @@ export function toDocumentView(ctx: ServiceContext, row: DocumentRow, opts: { st
     updated_at: row.updated_at,
   };
 }
-
-export const CONTENT_TYPES: Record<FileKind, string> = {
-  pdf: 'application/pdf',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  tiff: 'image/tiff',
-};

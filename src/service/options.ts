@@ -1,7 +1,6 @@
 // Options of startService and `docdrop serve`, with defaults written once.
 import type { Logger } from '../shared/logger.js';
-import type { DocumentEngine } from '../engine/types.js';
-import type { LlmConfig } from '../engine/index.js';
+import type { DocumentEngine, LlmConfig } from '../engine/index.js';
 import type { FaultOptions } from './faults.js';
 import type { WebhookOptions } from './webhooks.js';
 import type { SmtpSettings } from './export-mailer.js';

@@ -130,6 +130,20 @@ describe('pre-signed upload', () => {
     }
   });
 
+  test('uploadDocument PUTs a large PDF with junk before its %PDF- header and no extension as application/pdf', async () => {
+    const server = await uploadServer();
+    try {
+      const bytes = Buffer.concat([Buffer.from('From scanner 7\r\n\r\n', 'latin1'), pdfBytes(7 * 1024 * 1024)]);
+      const path = join(dir, 'scanned-invoice');
+      await writeFile(path, bytes);
+      await new ServiceClient({ baseUrl: server.baseUrl, apiKey: KEY }).uploadDocument(path);
+      const put = server.requests.find((r) => r.method === 'PUT');
+      assert.equal(put?.headers['content-type'], 'application/pdf');
+    } finally {
+      await server.close();
+    }
+  });
+
   test('putUpload sends the Content-Type of the file type, sniffed from the bytes before the extension', async () => {
     const server = await uploadServer();
     try {

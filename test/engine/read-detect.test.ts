@@ -1,40 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { countPages, detectFileKind, parsePageRanges } from '../../src/engine/read/index.js';
+import { countPages, parsePageRanges } from '../../src/engine/read/index.js';
 import { DocumentError } from '../../src/engine/types.js';
 import { useFixtureDir, multiPageTiff, textImage, textPdf } from './read-fixtures.js';
-
-describe('detectFileKind', () => {
-  const fx = useFixtureDir();
-
-  it('recognises a PDF from its content even when named .jpg', async () => {
-    const path = await fx().file('scan.jpg', await textPdf([[{ text: 'Hello', x: 72, y: 700, size: 12 }]]));
-    assert.equal(await detectFileKind(path), 'pdf');
-  });
-
-  it('recognises a PDF with junk bytes before %PDF-', async () => {
-    const pdf = await textPdf([[{ text: 'Hello', x: 72, y: 700, size: 12 }]]);
-    const path = await fx().file('junk.bin', Buffer.concat([Buffer.alloc(600, 0x20), Buffer.from(pdf)]));
-    assert.equal(await detectFileKind(path), 'pdf');
-  });
-
-  it('rejects a text file named .pdf', async () => {
-    const path = await fx().file('notes.pdf', 'just some text, no PDF header here\n'.repeat(100));
-    assert.equal(await detectFileKind(path), null);
-  });
-
-  it('recognises JPEG, PNG and TIFF (both byte orders) from content', async () => {
-    const png = await textImage(['Hi']);
-    assert.equal(await detectFileKind(await fx().file('a.pdf', png)), 'png');
-    assert.equal(await detectFileKind(await fx().file('b.png', await textImage(['Hi'], 'jpeg'))), 'jpeg');
-    assert.equal(await detectFileKind(await fx().file('c', await multiPageTiff([png, png]))), 'tiff');
-    assert.equal(await detectFileKind(await fx().file('d', Buffer.from([0x4d, 0x4d, 0x00, 0x2a, 0, 0, 0, 8]))), 'tiff');
-  });
-
-  it('returns null for an empty file', async () => {
-    assert.equal(await detectFileKind(await fx().file('empty', '')), null);
-  });
-});
 
 describe('countPages', () => {
   const fx = useFixtureDir();

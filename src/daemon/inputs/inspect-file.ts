@@ -5,8 +5,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { HEAD_BYTES, kindFromHead } from '../../engine/read/detect-file-kind.js';
-import type { FileKind } from '../../engine/types.js';
+import { HEAD_BYTES, kindFromHead, type FileKind } from '../../shared/file-kind.js';
 
 /** Files up to this size are read once into memory for all three checks; larger ones are streamed. */
 const READ_WHOLE_MAX_BYTES = 1024 * 1024;

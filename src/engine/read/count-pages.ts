@@ -1,5 +1,5 @@
 // Page count of a document, from the file itself.
-import type { FileKind } from '../types.js';
+import type { FileKind } from '../../shared/file-kind.js';
 import { pdfWorkerPool } from './reader-pools.js';
 import { tiffPageCount } from './read-pages.js';
 

@@ -1,5 +1,4 @@
-// The document reading layer: file type, page count, page selection, words with positions.
-export { detectFileKind } from './detect-file-kind.js';
+// The document reading layer: page count, page selection, words with positions (file kind: src/shared/file-kind.ts).
 export { countPages } from './count-pages.js';
 export { parsePageRanges } from './page-ranges.js';
 export { readDocument, readPages } from './read-pages.js';

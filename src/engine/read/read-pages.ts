@@ -1,7 +1,8 @@
 // File -> positioned words per page. Text-layer PDF pages come from pdf.js; pages without text,
 // images, and every page when OCR is forced are rendered/decoded and OCR'd.
 import sharp from 'sharp';
-import { DocumentError, type FileKind, type PageText, type ReadOptions } from '../types.js';
+import type { FileKind } from '../../shared/file-kind.js';
+import { DocumentError, type PageText, type ReadOptions } from '../types.js';
 import { prepareGray, prepareImageFile } from './image-prep.js';
 import { ocrPage } from './ocr-page.js';
 import type { PdfRenderResult, PdfTextResult } from './pdf-protocol.js';

@@ -2,7 +2,7 @@
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { DocumentError } from '../types.js';
-import { detectFileKind } from './detect-file-kind.js';
+import { detectFileKind } from '../../shared/file-kind.js';
 
 /** `pages` are 1-based. Images are copied whole (they have no pages to select, TIFF aside). */
 export async function writeSelectedPages(srcPdf: string, pages: number[], destPath: string): Promise<void> {

@@ -9,7 +9,8 @@
 // 0 for failed/exception; classify_credits = 1 once a Classifier has routed the document, 0 when no
 // template was mapped (refund) or classification itself failed.
 import type { ClassifierConfigs, ParserConfig, TemplateSchema } from '../../api/types.js';
-import { DocumentError, type DocumentEngine, type FileKind } from '../../engine/types.js';
+import { DocumentError, type DocumentEngine } from '../../engine/index.js';
+import { isFileKind } from '../../shared/file-kind.js';
 import { specTimestamp } from '../../shared/time.js';
 import type { ServiceContext } from '../context.js';
 import type { FaultInjector } from '../faults.js';
@@ -29,8 +30,6 @@ export interface JobRunnerDeps {
 
 /** A failure that ends the job 'failed' (not retried, not the engine's fault). */
 class JobFailure extends Error {}
-
-const FILE_KINDS = new Set<FileKind>(['pdf', 'jpeg', 'png', 'tiff']);
 
 /** Relative artifact path of a job's selected-pages file. */
 export const selectedPagesRel = (requestId: string, ext: string) => `parsed/${requestId}.${ext}`;
@@ -74,8 +73,8 @@ export function createJobRunner(deps: JobRunnerDeps): (requestId: string, signal
     try {
       const doc = documents.get(job.document_id);
       if (!doc) throw new JobFailure(`document ${job.document_id} no longer exists`);
-      const kind = doc.file_extension as FileKind;
-      if (!FILE_KINDS.has(kind)) throw new JobFailure(`document ${doc.document_id} has an unsupported file type '${doc.file_extension}'`);
+      const kind = doc.file_extension;
+      if (!isFileKind(kind)) throw new JobFailure(`document ${doc.document_id} has an unsupported file type '${doc.file_extension}'`);
       const filePath = ctx.files.documentPath(doc.document_id);
 
       let templateId = job.template_id;

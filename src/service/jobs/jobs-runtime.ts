@@ -1,7 +1,7 @@
 // The jobs side of the service in one object: store, worker pool, engine, faults and webhooks, plus
 // submit() (used by run_parser, POST /v1/extract and inbound e-mail) and view() (GET /files, webhooks).
 import type { ExtractionJob, ParserConfig } from '../../api/types.js';
-import type { DocumentEngine } from '../../engine/types.js';
+import type { DocumentEngine } from '../../engine/index.js';
 import { specTimestamp } from '../../shared/time.js';
 import { accountIdForKey } from '../auth.js';
 import type { ServiceContext } from '../context.js';

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { ErrorCodes } from '../../api/error-codes.js';
 import type { ParserConfig, ParserRunParams, RunParserParams } from '../../api/types.js';
-import type { EngineRunOptions } from '../../engine/types.js';
+import type { EngineRunOptions } from '../../engine/index.js';
 import { badRequest, describeZodError } from '../errors.js';
 import { pageRanges, queryBool, regexString } from '../validate.js';
 

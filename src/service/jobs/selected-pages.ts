@@ -3,8 +3,8 @@
 // hard-linked: no PDF parsing and no copy, and it outlives a later DELETE of the document.
 import { copyFile, link } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeSelectedPages as writePdfPages } from '../../engine/read/index.js';
-import type { FileKind } from '../../engine/types.js';
+import { writeSelectedPages as writePdfPages } from '../../engine/index.js';
+import type { FileKind } from '../../shared/file-kind.js';
 import { inFolder } from '../../shared/in-folder.js';
 
 /** Writes `dest` from `source`; `pagesRead` are 1-based pages of a `numPages`-page document. Returns dest. */

@@ -6,25 +6,24 @@ import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCodes } from '../../api/error-codes.js';
-import type { FileKind } from '../../engine/types.js';
+import { isFileKind, kindOfFileName, mimeTypeOf } from '../../shared/file-kind.js';
 import type { ServiceContext } from '../context.js';
-import { CONTENT_TYPES } from '../documents.js';
 import { ServiceError } from '../errors.js';
 import { FileTooLargeError } from '../file-store.js';
 import { pathId } from '../validate.js';
 
-const ARTIFACT_TYPES: Record<string, string> = {
-  '.pdf': 'application/pdf',
+/** Exports; page selections are documents, typed by src/shared/file-kind.ts. */
+const EXPORT_TYPES: Record<string, string> = {
   '.csv': 'text/csv; charset=utf-8',
   '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   '.json': 'application/json',
   '.xml': 'application/xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.tiff': 'image/tiff',
-  '.tif': 'image/tiff',
 };
+
+function artifactType(path: string): string {
+  const kind = kindOfFileName(path);
+  return kind ? mimeTypeOf(kind) : (EXPORT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream');
+}
 
 function verify(ctx: ServiceContext, req: FastifyRequest): void {
   // HEAD is fastify's automatic twin of GET: a GET URL must answer it too.
@@ -74,7 +73,7 @@ export async function presignedRoutes(app: FastifyInstance, ctx: ServiceContext)
     const id = pathId('document_id', (req.params as Record<string, string>).document_id);
     const row = ctx.repos.documents.get(id);
     if (!row || row.state !== 'ready') throw gone(`document ${id}`);
-    return sendFile(ctx, reply, ctx.files.documentPath(id), CONTENT_TYPES[row.file_extension as FileKind] ?? 'application/octet-stream', row.file_name);
+    return sendFile(ctx, reply, ctx.files.documentPath(id), isFileKind(row.file_extension) ? mimeTypeOf(row.file_extension) : 'application/octet-stream', row.file_name);
   });
 
   app.get('/presigned/files/*', async (req, reply) => {
@@ -86,6 +85,6 @@ export async function presignedRoutes(app: FastifyInstance, ctx: ServiceContext)
     } catch {
       throw new ServiceError(400, ErrorCodes.invalidRequest, 'path: expected a file under the artifact store');
     }
-    return sendFile(ctx, reply, path, ARTIFACT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream', rel.split('/').at(-1) ?? rel);
+    return sendFile(ctx, reply, path, artifactType(path), rel.split('/').at(-1) ?? rel);
   });
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { ImapFlow } from 'imapflow';
 import { simpleParser, type Attachment } from 'mailparser';
 import { atomicWriteFile } from '../../../shared/atomic-write.js';
+import { extensionOf, kindOfMimeType } from '../../../shared/file-kind.js';
 import type { MailboxConfig, RuleConfig } from '../../config/config.js';
 import { moveToFailed } from '../../inputs/disposition.js';
 import { sha256File } from '../../inputs/inspect-file.js';
@@ -38,13 +39,6 @@ export interface MailIntake {
 }
 
 const MAX_DROP_ATTEMPTS = 3;
-
-const EXTENSIONS: Record<string, string> = {
-  'application/pdf': '.pdf',
-  'image/jpeg': '.jpg',
-  'image/png': '.png',
-  'image/tiff': '.tif',
-};
 
 export function startMailIntake(opts: MailIntakeOptions): MailIntake {
   const { mailbox: mb, logger } = opts;
@@ -254,7 +248,8 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
 
 function attachmentName(part: Attachment): string {
   if (part.filename) return part.filename;
-  return `attachment${EXTENSIONS[part.contentType] ?? '.bin'}`;
+  const kind = kindOfMimeType(part.contentType);
+  return `attachment${kind ? extensionOf(kind) : '.bin'}`;
 }
 
 /** An IMAP error as it may be logged: message and server response, never the credentials. */
