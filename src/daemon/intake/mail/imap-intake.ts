@@ -15,7 +15,7 @@ import { atomicWriteFile } from '../../../shared/atomic-write.js';
 import type { MailboxConfig, RuleConfig } from '../../config/config.js';
 import { moveToFailed } from '../../inputs/disposition.js';
 import { sha256File } from '../../inputs/inspect-file.js';
-import type { Ledger, MailKey } from '../../ledger/ledger.js';
+import type { MailKey, MailLedger } from '../../ledger/mail-ledger.js';
 import type { Logger } from '../../../shared/logger.js';
 import { sanitiseFileName } from '../../../shared/safe-paths.js';
 import { sleep } from '../../../shared/time.js';
@@ -23,7 +23,7 @@ import { sleep } from '../../../shared/time.js';
 export interface MailIntakeOptions {
   mailbox: MailboxConfig;
   rule: Pick<RuleConfig, 'name' | 'watch' | 'after'>;
-  ledger: Pick<Ledger, 'mailDropped' | 'recordMailDropped' | 'lastMailUid'>;
+  ledger: Pick<MailLedger, 'mailDropped' | 'recordMailDropped' | 'lastMailUid'>;
   /** A folder of the daemon's own (next to the ledger) where a message's .eml waits on its way to the failed folder. */
   workDir: string;
   logger: Logger;
