@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { parseConfig } from '../src/daemon/config/config.js';
-import { openSqliteLedger } from '../src/daemon/ledger/sqlite-ledger.js';
+import { openLedger } from '../src/daemon/ledger/open-ledger.js';
 import { startMailIntake } from '../src/daemon/intake/mail/imap-intake.js';
 import { silentLogger } from '../src/shared/logger.js';
 import { hasDovecot, startDovecot } from '../test/helpers/dovecot.js';
@@ -26,7 +26,7 @@ const USER = 'bench@test';
 const PASS = 'bench-pass';
 const imap = await startDovecot({ [USER]: PASS });
 const root = await mkdtemp(join(tmpdir(), 'docdrop-bench-mail-'));
-const ledger = await openSqliteLedger(join(root, 'state.db'));
+const ledger = await openLedger({ path: join(root, 'state.db'), synchronous: 'normal' });
 try {
   // Distinct bytes per message: the attachment's content does not matter to the intake, only its size.
   const filler = Buffer.alloc(KB * 1024, 'x');

@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openSqliteLedger } from '../src/daemon/ledger/sqlite-ledger.js';
+import { openLedger } from '../src/daemon/ledger/open-ledger.js';
 import { invoicePdf } from '../test/helpers/job-fixtures.js';
 import { startInstantService } from './instant-engine.js';
 import { startDaemonProcess, unitRuntime, vmHwmKb } from './daemon-process.js';
@@ -83,7 +83,7 @@ rules:
   for (let i = 0; i < N; i++) await writeFile(join(inbox, `f-${i}.pdf`), Buffer.concat([base, Buffer.from(`\n%bench-${i}\n`)]));
   const dropped = Date.now();
 
-  const ledger = await openSqliteLedger(join(root, 'state.db'));
+  const ledger = await openLedger({ path: join(root, 'state.db'), synchronous: 'normal' });
   let hwm = 0;
   let counts;
   for (;;) {

@@ -4,7 +4,7 @@ import type { CommandModule } from 'yargs';
 import { DEFAULT_CONFIG, reportingErrors } from './run-command.js';
 import { loadConfig } from '../daemon/config/config.js';
 import type { InputRecord } from '../daemon/ledger/ledger.js';
-import { openSqliteLedger } from '../daemon/ledger/sqlite-ledger.js';
+import { openLedger } from '../daemon/ledger/open-ledger.js';
 import { retryInput } from '../daemon/pipeline/retry-inputs.js';
 
 interface RetryArgs {
@@ -31,7 +31,7 @@ export const retryCommand: CommandModule<object, RetryArgs> = {
       }),
   handler: reportingErrors('retry', async (args) => {
     const config = await loadConfig(args.config);
-    const ledger = await openSqliteLedger(config.state.path);
+    const ledger = await openLedger(config.state);
     let failures = 0;
     try {
       const targets: InputRecord[] = [];

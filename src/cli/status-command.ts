@@ -3,10 +3,8 @@
 import type { CommandModule } from 'yargs';
 import { DEFAULT_CONFIG, reportingErrors } from './run-command.js';
 import { loadConfig } from '../daemon/config/config.js';
-import type { InputRecord, InputState } from '../daemon/ledger/ledger.js';
-import { openSqliteLedger } from '../daemon/ledger/sqlite-ledger.js';
-
-const STATES: readonly InputState[] = ['queued', 'uploaded', 'submitted', 'extracted', 'written', 'done', 'failed', 'duplicate', 'timed_out'];
+import { INPUT_STATES, type InputRecord, type InputState, type Ledger } from '../daemon/ledger/ledger.js';
+import { openLedger } from '../daemon/ledger/open-ledger.js';
 
 interface StatusArgs {
   config: string;
@@ -21,12 +19,12 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
   builder: (y) =>
     y
       .option('config', { type: 'string', default: DEFAULT_CONFIG, describe: 'daemon config file (its state.path is read)' })
-      .option('state', { type: 'string', choices: STATES as string[], describe: 'list only inputs in this state' })
+      .option('state', { type: 'string', choices: INPUT_STATES, describe: 'list only inputs in this state' })
       .option('json', { type: 'boolean', describe: 'print JSON instead of a table' })
       .option('limit', { type: 'number', default: 50, describe: 'most inputs listed (newest first); 0 = all' }),
   handler: reportingErrors('status', async (args) => {
     const config = await loadConfig(args.config);
-    const ledger = await openSqliteLedger(config.state.path);
+    const ledger = await openLedger(config.state);
     try {
       const counts = await ledger.countByState();
       const state = args.state as InputState | undefined;
@@ -41,7 +39,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
         process.stdout.write(`${JSON.stringify({ counts, mailboxes, inputs: inputs.map(view) }, null, 2)}\n`);
         return;
       }
-      process.stdout.write(`${STATES.map((s) => `${s}: ${counts[s]}`).join('  ')}\n`);
+      process.stdout.write(`${INPUT_STATES.map((s) => `${s}: ${counts[s]}`).join('  ')}\n`);
       for (const m of mailboxes) {
         process.stdout.write(`mailbox ${m.mailbox}: ${m.messages} messages taken, ${m.files} files dropped, last at ${m.last_at}\n`);
       }
@@ -53,7 +51,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
   }),
 };
 
-async function newest(ledger: Awaited<ReturnType<typeof openSqliteLedger>>, state: InputState | undefined, limit: number): Promise<InputRecord[]> {
+async function newest(ledger: Ledger, state: InputState | undefined, limit: number): Promise<InputRecord[]> {
   const filter = state ? { state } : {};
   if (limit <= 0) return ledger.list(filter);
   const counts = await ledger.countByState();

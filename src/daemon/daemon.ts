@@ -10,7 +10,7 @@ import { createLogger, type Logger } from '../shared/logger.js';
 import type { DaemonConfig } from './config/config.js';
 import { createRuleFolders, ensureExampleWorkflow, startEmbeddedService, type EmbeddedService } from './embedded.js';
 import type { Ledger } from './ledger/ledger.js';
-import { openSqliteLedger } from './ledger/sqlite-ledger.js';
+import { openLedger, type LedgerStore } from './ledger/open-ledger.js';
 import { createOutputsWriter } from './pipeline/outputs-writer.js';
 import { Pipeline, type PollingPolicy } from './pipeline/pipeline.js';
 import { createDisposition, createFileInspector, createPipelineApi } from './pipeline/adapters.js';
@@ -115,13 +115,13 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
     opts.onRequest?.(info);
   };
   const { client, url, embedded } = await connectService(config, logger, onRequest);
-  let ledger: Ledger | null = null;
+  let ledger: LedgerStore | null = null;
   try {
     const targets = await resolveTargets(
       config.rules.map((r) => ({ name: r.name, workflow: r.workflow, classifier: r.classifier })),
       client,
     );
-    ledger = await openSqliteLedger(config.state.path);
+    ledger = await openLedger(config.state);
     const pipeline = buildPipeline(config, client, ledger, targets, logger);
     pipeline.start();
     const intake = await startIntake(config.rules, {
@@ -132,12 +132,12 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
         await pipeline.accept(rule.name, file.path);
       },
     });
-    const openLedger = ledger;
+    const store = ledger;
     const mail = config.mailboxes.map((mailbox) =>
       startMailIntake({
         mailbox,
         rule: config.rules.find((r) => r.name === mailbox.rule)!,
-        ledger: openLedger,
+        ledger: store,
         workDir: join(dirname(config.state.path), 'mail'),
         logger,
       }),
@@ -157,7 +157,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
           await Promise.all(mail.map((m) => m.stop()));
           await intake.stop();
           await pipeline.stop();
-          await openLedger.close();
+          await store.close();
           await embedded?.close();
           const total = [...requests.values()].reduce((a, b) => a + b, 0);
           logger.info({ requests: { total, ...Object.fromEntries(requests) } }, 'daemon stopped');

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ServiceClient } from '../../src/api/client.js';
-import { openSqliteLedger } from '../../src/daemon/ledger/sqlite-ledger.js';
+import { openLedger } from '../../src/daemon/ledger/open-ledger.js';
 import { startTestService } from '../helpers/service.js';
 import { configYaml, invoiceTemplate, listFiles, numberedInvoice, readCsvFile, tempTree, waitFor, writeConfig } from './pipeline-fixtures.js';
 
@@ -71,7 +71,7 @@ test('after SIGKILL at random moments and restarts, every file has exactly one o
     };
     await drop(0, FIRST_BATCH);
 
-    const ledger = await openSqliteLedger(config.state.path);
+    const ledger = await openLedger(config.state);
     const killedAt: number[] = [];
     try {
       for (let k = 0; k < KILLS; k++) {

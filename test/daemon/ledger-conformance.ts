@@ -1,5 +1,5 @@
 // The behaviour every Ledger adapter must have (SQLite now, PostgreSQL later). An adapter's test file calls
-// ledgerConformance with a function opening a fresh, empty ledger.
+// ledgerConformance with a function opening a fresh, empty ledger (with the given clock, if any).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InputRecord, Ledger, NewInput } from '../../src/daemon/ledger/ledger.js';
@@ -10,10 +10,12 @@ function input(over: Partial<NewInput> = {}): NewInput {
   return { rule: 'invoices', path: `/in/invoices/f${counter}.pdf`, size: 1000 + counter, mtimeMs: 1700000000000.5, sha256: `sha-${counter}`, ...over };
 }
 
-export function ledgerConformance(name: string, open: () => Promise<Ledger>): void {
+export type OpenFreshLedger = (opts: { clock?: () => number }) => Promise<Ledger>;
+
+export function ledgerConformance(name: string, open: OpenFreshLedger): void {
   describe(`Ledger conformance: ${name}`, () => {
-    async function withLedger(fn: (l: Ledger) => Promise<void>): Promise<void> {
-      const l = await open();
+    async function withLedger(fn: (l: Ledger) => Promise<void>, clock?: () => number): Promise<void> {
+      const l = await open(clock ? { clock } : {});
       try {
         await fn(l);
       } finally {
@@ -198,5 +200,89 @@ export function ledgerConformance(name: string, open: () => Promise<Ledger>): vo
         assert.deepEqual(await l.events(424242), []);
         assert.equal(await l.get(424242), null);
       }));
+
+    describe('claims', () => {
+      /** A ledger whose clock only moves when the test says so. */
+      function withClock(fn: (l: Ledger, clock: { now: number }) => Promise<void>): Promise<void> {
+        const clock = { now: 1_800_000_000_000 };
+        return withLedger((l) => fn(l, clock), () => clock.now);
+      }
+
+      test('a claim is held by its owner until the lease ends, and no other owner can take it meanwhile', () =>
+        withClock(async (l, clock) => {
+          const { record } = await l.addInput(input());
+          assert.deepEqual(await l.claim(record.id, 'daemon-a', 30_000), { inputId: record.id, owner: 'daemon-a', until: clock.now + 30_000 });
+          assert.deepEqual(await l.claimOf(record.id), { inputId: record.id, owner: 'daemon-a', until: clock.now + 30_000 });
+          clock.now += 29_999;
+          assert.equal(await l.claim(record.id, 'daemon-b', 30_000), null);
+          assert.equal((await l.claimOf(record.id))?.owner, 'daemon-a');
+        }));
+
+      test('an expired claim can be taken by another owner, and its old owner can no longer renew it', () =>
+        withClock(async (l, clock) => {
+          const { record } = await l.addInput(input());
+          await l.claim(record.id, 'daemon-a', 30_000);
+          clock.now += 30_000;
+          assert.equal(await l.claimOf(record.id), null, 'a lease ends at its until');
+          assert.equal(await l.renewClaim(record.id, 'daemon-a', 30_000), null, 'an expired lease is lost, not renewed');
+          assert.deepEqual(await l.claim(record.id, 'daemon-b', 10_000), { inputId: record.id, owner: 'daemon-b', until: clock.now + 10_000 });
+          assert.equal(await l.renewClaim(record.id, 'daemon-a', 30_000), null);
+          assert.equal((await l.claimOf(record.id))?.owner, 'daemon-b');
+        }));
+
+      test('the owner renews or re-claims a live lease to extend it', () =>
+        withClock(async (l, clock) => {
+          const { record } = await l.addInput(input());
+          await l.claim(record.id, 'daemon-a', 30_000);
+          clock.now += 20_000;
+          assert.deepEqual(await l.renewClaim(record.id, 'daemon-a', 30_000), { inputId: record.id, owner: 'daemon-a', until: clock.now + 30_000 });
+          clock.now += 20_000;
+          assert.equal(await l.claim(record.id, 'daemon-b', 30_000), null, 'the renewed lease still holds');
+          assert.equal((await l.claim(record.id, 'daemon-a', 5_000))?.until, clock.now + 5_000);
+          assert.equal(await l.renewClaim(record.id, 'daemon-b', 30_000), null, 'only the owner renews');
+        }));
+
+      test('a released claim is free at once; releasing someone else\'s claim changes nothing', () =>
+        withClock(async (l) => {
+          const { record } = await l.addInput(input());
+          await l.claim(record.id, 'daemon-a', 30_000);
+          await l.releaseClaim(record.id, 'daemon-b');
+          assert.equal((await l.claimOf(record.id))?.owner, 'daemon-a');
+          await l.releaseClaim(record.id, 'daemon-a');
+          assert.equal(await l.claimOf(record.id), null);
+          assert.equal((await l.claim(record.id, 'daemon-b', 30_000))?.owner, 'daemon-b');
+          await l.releaseClaim(record.id, 'daemon-a');
+          await l.releaseClaim(424242, 'daemon-a');
+        }));
+
+      test('claims are per input, and an unknown input cannot be claimed', () =>
+        withClock(async (l) => {
+          const a = (await l.addInput(input())).record;
+          const b = (await l.addInput(input())).record;
+          await l.claim(a.id, 'daemon-a', 30_000);
+          assert.equal((await l.claim(b.id, 'daemon-b', 30_000))?.owner, 'daemon-b');
+          assert.equal(await l.claimOf(424242), null);
+          await assert.rejects(l.claim(424242, 'daemon-a', 30_000), /does not exist/);
+        }));
+
+      test('two owners claiming the same free input at once: exactly one gets it', () =>
+        withClock(async (l) => {
+          const { record } = await l.addInput(input());
+          const got = await Promise.all(['daemon-a', 'daemon-b', 'daemon-c'].map((o) => l.claim(record.id, o, 30_000)));
+          const winners = got.filter((c) => c !== null);
+          assert.equal(winners.length, 1);
+          assert.equal((await l.claimOf(record.id))?.owner, winners[0]!.owner);
+        }));
+
+      test('a claim does not change the input or its events', () =>
+        withClock(async (l) => {
+          const { record } = await l.addInput(input());
+          await l.claim(record.id, 'daemon-a', 30_000);
+          assert.deepEqual(await l.get(record.id), record);
+          assert.deepEqual((await l.events(record.id)).map((e) => e.kind), ['queued']);
+          const up = await l.transition(record.id, 'queued', 'uploaded', { documentId: 'd' });
+          assert.equal(up.state, 'uploaded', 'transitions do not check claims');
+        }));
+    });
   });
 }

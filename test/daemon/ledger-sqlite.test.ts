@@ -7,14 +7,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { openSqliteLedger } from '../../src/daemon/ledger/sqlite-ledger.js';
-import { MIGRATIONS } from '../../src/daemon/ledger/sqlite-migrations.js';
+import { FINAL_STATES } from '../../src/daemon/ledger/ledger.js';
+import { ACTIVE, MIGRATIONS } from '../../src/daemon/ledger/sqlite-migrations.js';
+import { runMigrations } from '../../src/shared/sqlite-migrations.js';
 import { ledgerConformance } from './ledger-conformance.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'docdrop-ledger-'));
 after(() => rm(dir, { recursive: true, force: true }));
 let n = 0;
 
-ledgerConformance('sqlite', () => openSqliteLedger(join(dir, `conf-${++n}.db`)));
+ledgerConformance('sqlite', (opts) => openSqliteLedger(join(dir, `conf-${++n}.db`), opts));
 
 test('opens in WAL mode at the latest schema version and migrates only once', async () => {
   const path = join(dir, 'pragmas.db');
@@ -54,6 +56,29 @@ test('writes asked for in the same turn commit together, and a failing one undoe
   assert.equal(bNow?.lastError, 'busy', 'the write after the failed one was committed too');
   assert.deepEqual((await again.events(b.record.id)).map((e) => e.kind), ['queued', 'error'], 'the failed write left no event');
   await again.close();
+});
+
+test('the frozen where-clause of the partial indexes names exactly the final states', () => {
+  assert.equal(ACTIVE, `state NOT IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')})`);
+});
+
+test('a ledger from before claims (schema 2) gains them on open and keeps its inputs and mail', async () => {
+  const path = join(dir, 'schema-2.db');
+  const db = new Database(path);
+  runMigrations(db, MIGRATIONS.slice(0, 2), 'old ledger');
+  db.prepare(`INSERT INTO inputs (rule, path, size, mtime_ms, sha256, state, next_attempt_at, created_at, updated_at)
+              VALUES ('r', '/in/a.pdf', 1, 1, 'sha', 'submitted', 0, 0, 0)`).run();
+  db.prepare(`INSERT INTO mail_messages (mailbox, uid_validity, uid, files, at) VALUES ('ap', '7', 3, '[]', 0)`).run();
+  db.close();
+  const ledger = await openSqliteLedger(path);
+  try {
+    assert.equal(ledger.readPragma('user_version'), MIGRATIONS.length);
+    assert.equal((await ledger.get(1))?.state, 'submitted');
+    assert.equal(await ledger.lastMailUid('ap', '7'), 3);
+    assert.equal((await ledger.claim(1, 'daemon-a', 1000))?.owner, 'daemon-a');
+  } finally {
+    await ledger.close();
+  }
 });
 
 test('refuses a database written by a newer docdrop', async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ServiceClient } from '../../src/api/client.js';
 import { buildPipeline } from '../../src/daemon/daemon.js';
 import type { Ledger } from '../../src/daemon/ledger/ledger.js';
-import { openSqliteLedger } from '../../src/daemon/ledger/sqlite-ledger.js';
+import { openLedger } from '../../src/daemon/ledger/open-ledger.js';
 import { resolveTargets } from '../../src/daemon/pipeline/resolve-targets.js';
 import { sha256File } from '../../src/daemon/intake/folder/folder-intake.js';
 import { silentLogger } from '../../src/shared/logger.js';
@@ -20,7 +20,7 @@ async function setup(svc: TestService, root: string) {
   await mkdir(inbox, { recursive: true });
   const client = new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0]! });
   const targets = await resolveTargets([{ name: 'invoices', workflow: 'Invoices' }], client);
-  const ledger = await openSqliteLedger(config.state.path);
+  const ledger = await openLedger(config.state);
   return { config, inbox, client, targets, ledger };
 }
 

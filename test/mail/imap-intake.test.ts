@@ -13,8 +13,7 @@ import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { ServiceClient } from '../../src/api/client.js';
 import { parseConfig } from '../../src/daemon/config/config.js';
 import { startDaemon } from '../../src/daemon/daemon.js';
-import { openSqliteLedger } from '../../src/daemon/ledger/sqlite-ledger.js';
-import type { Ledger } from '../../src/daemon/ledger/ledger.js';
+import { openLedger, type LedgerStore } from '../../src/daemon/ledger/open-ledger.js';
 import { startMailIntake, type MailIntake } from '../../src/daemon/intake/mail/imap-intake.js';
 import { createLogger, silentLogger } from '../../src/shared/logger.js';
 import { hasDovecot, startDovecot, type Dovecot } from '../helpers/dovecot.js';
@@ -34,11 +33,11 @@ function mail(opts: { subject: string; attachments?: { filename?: string; conten
 describe('IMAP intake', { skip }, () => {
   let imap: Dovecot;
   let tree: TempTree;
-  let ledger: Ledger;
+  let ledger: LedgerStore;
   before(async () => {
     imap = await startDovecot({ [USER]: PASS });
     tree = await tempTree('docdrop-mail-');
-    ledger = await openSqliteLedger(join(tree.root, 'state.db'));
+    ledger = await openLedger({ path: join(tree.root, 'state.db'), synchronous: 'normal' });
   });
   after(async () => {
     await ledger?.close();
@@ -249,11 +248,11 @@ describe('IMAP intake', { skip }, () => {
 describe('IMAP intake over TLS', { skip }, () => {
   let imap: Dovecot;
   let tree: TempTree;
-  let ledger: Ledger;
+  let ledger: LedgerStore;
   before(async () => {
     imap = await startDovecot({ [USER]: PASS }, { tls: true });
     tree = await tempTree('docdrop-mail-tls-');
-    ledger = await openSqliteLedger(join(tree.root, 'state.db'));
+    ledger = await openLedger({ path: join(tree.root, 'state.db'), synchronous: 'normal' });
     await writeFile(join(tree.root, 'server-ca.pem'), imap.cert!);
     await imap.append(USER, await mail({ subject: 'over tls', attachments: [{ filename: 't.pdf', content: await numberedInvoice(9) }] }));
   });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { ServiceClient } from '../../src/api/client.js';
-import { openSqliteLedger } from '../../src/daemon/ledger/sqlite-ledger.js';
+import { openLedger } from '../../src/daemon/ledger/open-ledger.js';
 import { startDaemonProcess, type DaemonProcess } from '../../bench/daemon-process.js';
 import { hasDovecot, startDovecot } from '../helpers/dovecot.js';
 import { startTestService } from '../helpers/service.js';
@@ -39,7 +39,7 @@ test(
         await imap.append(USER, await new MailComposer({ from: 'v@example.com', to: USER, subject: `inv ${i}`, text: 'x', attachments: [{ filename: `inv-${i}.pdf`, content }] }).compile().build());
       }
 
-      const ledger = await openSqliteLedger(config.state.path);
+      const ledger = await openLedger(config.state);
       try {
         const doneAtKill: string[] = [];
         for (let k = 0; k < KILLS; k++) {

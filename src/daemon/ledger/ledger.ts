@@ -2,7 +2,8 @@
 // each state change here BEFORE the next side effect (upload, submit, output write, file move), so after
 // `kill -9` a restart resumes every input from its last committed step and repeats at most the step that
 // was in flight. Adapters: SQLite (src/daemon/ledger/sqlite-ledger.ts); PostgreSQL later. Both must pass
-// test/daemon/ledger-conformance.ts.
+// test/daemon/ledger-conformance.ts. Open one with openLedger() (open-ledger.ts), never an adapter directly.
+// The mail intake's bookkeeping is a port of its own (mail-ledger.ts), kept by the same adapter.
 
 /**
  * Life of an input, in order. A restart resumes each non-final input from its state:
@@ -15,16 +16,19 @@
  * `duplicate` (skipped duplicate moved aside with a note). `timed_out` is not final: polled again later
  * on a slow schedule, and `retry` puts it (or a failed one) back in the flow.
  */
-export type InputState =
-  | 'queued'
-  | 'uploaded'
-  | 'submitted'
-  | 'extracted'
-  | 'written'
-  | 'done'
-  | 'failed'
-  | 'duplicate'
-  | 'timed_out';
+export const INPUT_STATES = [
+  'queued',
+  'uploaded',
+  'submitted',
+  'extracted',
+  'written',
+  'done',
+  'failed',
+  'duplicate',
+  'timed_out',
+] as const;
+
+export type InputState = (typeof INPUT_STATES)[number];
 
 export const FINAL_STATES: readonly InputState[] = ['done', 'failed', 'duplicate'];
 
@@ -92,18 +96,16 @@ export interface NewInput {
   sha256: string;
 }
 
-/** One IMAP message: UIDs are stable only while the folder's UIDVALIDITY stays the same. */
-export interface MailKey {
-  mailbox: string;
-  uidValidity: string;
-  uid: number;
-}
-
-export interface MailStats {
-  mailbox: string;
-  messages: number;
-  files: number;
-  lastAt: number;
+/**
+ * A writer's hold on an input: while `until` (ms since epoch, by the ledger's clock) is ahead, no other
+ * owner can claim it. Claims are advisory (a transition does not check them; its `from` guard already
+ * keeps two writers from both advancing an input); they let several daemons sharing a ledger split the
+ * work, each renewing what it works on and releasing it when done. A crashed owner's claims expire.
+ */
+export interface Claim {
+  inputId: number;
+  owner: string;
+  until: number;
 }
 
 export interface Ledger {
@@ -126,13 +128,17 @@ export interface Ledger {
   list(filter: { state?: InputState; rule?: string; limit?: number; offset?: number }): Promise<InputRecord[]>;
   countByState(): Promise<Record<InputState, number>>;
   events(inputId: number): Promise<LedgerEvent[]>;
-  /** Whether this IMAP message's attachments were already dropped into its inbox. */
-  mailDropped(key: MailKey): Promise<boolean>;
-  /** Records that an IMAP message's attachments are in the inbox (before it is flagged or moved). One commit. */
-  recordMailDropped(key: MailKey, files: string[]): Promise<void>;
-  /** Highest UID taken from this mailbox under this UIDVALIDITY, 0 if none. */
-  lastMailUid(mailbox: string, uidValidity: string): Promise<number>;
-  /** Per mailbox: messages taken, files dropped, time of the last one (ms); for `docdrop status`. */
-  mailStats(): Promise<MailStats[]>;
+  /**
+   * Claims the input for `owner` for `leaseMs` from now: succeeds when nobody holds it, when `owner`
+   * already does (the lease is extended), or when the holder's lease has run out. Null when another
+   * owner holds a live lease. Throws if the input does not exist. One commit.
+   */
+  claim(id: number, owner: string, leaseMs: number): Promise<Claim | null>;
+  /** Extends `owner`'s live lease to `leaseMs` from now; null when it is not held by `owner` or has expired (claim again). */
+  renewClaim(id: number, owner: string, leaseMs: number): Promise<Claim | null>;
+  /** Gives up `owner`'s claim (nothing happens if it is someone else's). */
+  releaseClaim(id: number, owner: string): Promise<void>;
+  /** The live claim on the input, if any. */
+  claimOf(id: number): Promise<Claim | null>;
   close(): Promise<void>;
 }

@@ -13,24 +13,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type {
-  InputRecord,
-  InputResult,
-  InputState,
-  Ledger,
-  LedgerEvent,
-  MailKey,
-  MailStats,
-  NewInput,
-  TransitionPatch,
-} from './ledger.js';
-import { FINAL_STATES } from './ledger.js';
-import { MIGRATIONS } from './sqlite-migrations.js';
-
-const ALL_STATES: readonly InputState[] = [
-  'queued', 'uploaded', 'submitted', 'extracted', 'written', 'done', 'failed', 'duplicate', 'timed_out',
-];
-const ACTIVE = `state NOT IN (${FINAL_STATES.map((s) => `'${s}'`).join(', ')})`;
+import { runMigrations } from '../../shared/sqlite-migrations.js';
+import type { Claim, InputRecord, InputResult, InputState, Ledger, LedgerEvent, NewInput, TransitionPatch } from './ledger.js';
+import { INPUT_STATES } from './ledger.js';
+import type { MailKey, MailLedger, MailStats } from './mail-ledger.js';
+import { ACTIVE, MIGRATIONS } from './sqlite-migrations.js';
 
 /** Thrown when a transition's `from` does not match the stored state (another worker moved it first). */
 export class LedgerConflictError extends Error {
@@ -74,7 +61,8 @@ export interface SqliteLedgerOptions {
   clock?: () => number;
 }
 
-export async function openSqliteLedger(path: string, opts: SqliteLedgerOptions = {}): Promise<Ledger> {
+/** Opens (creating and migrating if needed) the ledger database at `path`. Commands use openLedger() instead. */
+export async function openSqliteLedger(path: string, opts: SqliteLedgerOptions = {}): Promise<SqliteLedger> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   try {
@@ -83,26 +71,13 @@ export async function openSqliteLedger(path: string, opts: SqliteLedgerOptions =
     db.pragma('foreign_keys = ON');
     // Another process (docdrop status/retry) may hold the write lock for a moment.
     db.pragma('busy_timeout = 5000');
-    migrate(db);
+    runMigrations(db, MIGRATIONS, `the ledger ${path}`);
   } catch (err) {
     db.close();
     throw err;
   }
   const clock = opts.clock ?? Date.now;
   return new SqliteLedger(db, () => Math.round(clock()));
-}
-
-function migrate(db: Database.Database): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > MIGRATIONS.length) {
-    throw new Error(`ledger: database schema version ${current} is newer than this docdrop (${MIGRATIONS.length}); upgrade docdrop`);
-  }
-  for (let v = current; v < MIGRATIONS.length; v++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v]);
-      db.pragma(`user_version = ${v + 1}`);
-    }).immediate();
-  }
 }
 
 /** A write waiting for the next group commit. */
@@ -112,7 +87,7 @@ interface QueuedWrite {
   reject: (err: unknown) => void;
 }
 
-class SqliteLedger implements Ledger {
+export class SqliteLedger implements Ledger, MailLedger {
   private readonly stmt;
   private readonly tx;
   // Group commit: writes asked for in one turn of the event loop share one transaction, each in its own
@@ -156,6 +131,13 @@ class SqliteLedger implements Ledger {
                     FROM mail_messages GROUP BY mailbox ORDER BY mailbox`),
       recordMail: s(`INSERT OR IGNORE INTO mail_messages (mailbox, uid_validity, uid, files, at)
                      VALUES (@mailbox, @uidValidity, @uid, @files, @now)`),
+      // Taken when free, already ours, or expired; otherwise the WHERE leaves the row alone (0 changes).
+      claim: s(`INSERT INTO claims (input_id, owner, until) VALUES (@id, @owner, @until)
+                ON CONFLICT (input_id) DO UPDATE SET owner = excluded.owner, until = excluded.until
+                WHERE claims.owner = excluded.owner OR claims.until <= @now`),
+      renewClaim: s('UPDATE claims SET until = @until WHERE input_id = @id AND owner = @owner AND until > @now'),
+      releaseClaim: s('DELETE FROM claims WHERE input_id = ? AND owner = ?'),
+      claimOf: s('SELECT input_id AS inputId, owner, until FROM claims WHERE input_id = ? AND until > ?'),
     };
     this.tx = {
       add: db.transaction((input: NewInput) => {
@@ -184,6 +166,12 @@ class SqliteLedger implements Ledger {
           ...patch.event,
         });
         return this.mustGet(id);
+      }),
+      claim: db.transaction((id: number, owner: string, leaseMs: number): Claim | null => {
+        if (!this.getRow(id)) throw new Error(`ledger: input ${id} does not exist`);
+        const now = this.now();
+        const until = now + Math.round(leaseMs);
+        return this.stmt.claim.run({ id, owner, until, now }).changes === 0 ? null : { inputId: id, owner, until };
       }),
     };
     // Each write runs as a savepoint inside the batch's transaction (better-sqlite3 nests transaction
@@ -219,6 +207,26 @@ class SqliteLedger implements Ledger {
     patch: Pick<TransitionPatch, 'attempts' | 'nextAttemptAt' | 'lastError' | 'event'>,
   ): Promise<InputRecord> {
     return this.write(() => this.tx.attempt(id, patch));
+  }
+
+  async claim(id: number, owner: string, leaseMs: number): Promise<Claim | null> {
+    return this.write(() => this.tx.claim(id, owner, leaseMs));
+  }
+
+  async renewClaim(id: number, owner: string, leaseMs: number): Promise<Claim | null> {
+    return this.write(() => {
+      const now = this.now();
+      const until = now + Math.round(leaseMs);
+      return this.stmt.renewClaim.run({ id, owner, until, now }).changes === 0 ? null : { inputId: id, owner, until };
+    });
+  }
+
+  async releaseClaim(id: number, owner: string): Promise<void> {
+    await this.write(() => this.stmt.releaseClaim.run(id, owner));
+  }
+
+  async claimOf(id: number): Promise<Claim | null> {
+    return (this.stmt.claimOf.get(id, this.now()) as Claim | undefined) ?? null;
   }
 
   async mailDropped(key: MailKey): Promise<boolean> {
@@ -300,7 +308,7 @@ class SqliteLedger implements Ledger {
   }
 
   async countByState(): Promise<Record<InputState, number>> {
-    const counts = Object.fromEntries(ALL_STATES.map((s) => [s, 0])) as Record<InputState, number>;
+    const counts = Object.fromEntries(INPUT_STATES.map((s) => [s, 0])) as Record<InputState, number>;
     for (const { state, n } of this.stmt.countByState.all() as { state: InputState; n: number }[]) counts[state] = n;
     return counts;
   }
@@ -314,6 +322,11 @@ class SqliteLedger implements Ledger {
       kind: r.kind,
       detail: r.detail === null ? null : (JSON.parse(r.detail) as Record<string, unknown>),
     }));
+  }
+
+  /** A PRAGMA's value on this connection (e.g. 'synchronous': 1 NORMAL, 2 FULL); for tests and diagnostics. */
+  readPragma(name: string): unknown {
+    return this.db.pragma(name, { simple: true });
   }
 
   async close(): Promise<void> {

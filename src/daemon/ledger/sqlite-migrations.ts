@@ -1,7 +1,12 @@
 // Schema of the SQLite ledger. Numbered migrations, only ever appended: migration N brings a database
-// from user_version N-1 to N. Never edit a released one; add the next.
+// from user_version N-1 to N. Never edit a released one; add the next. Run by src/shared/sqlite-migrations.ts.
 
-const ACTIVE = `state NOT IN ('done', 'failed', 'duplicate')`;
+/**
+ * Where-clause of an active (non-final) input, as the partial indexes below were created with it: SQLite
+ * uses a partial index only for a query repeating this text, so the adapter's queries use this constant.
+ * Frozen like the migrations; test/daemon/ledger-sqlite.test.ts checks it still names FINAL_STATES.
+ */
+export const ACTIVE = `state NOT IN ('done', 'failed', 'duplicate')`;
 
 export const MIGRATIONS: readonly string[] = [
   // 1: one row per input, one row per event.
@@ -49,6 +54,14 @@ export const MIGRATIONS: readonly string[] = [
     files        TEXT    NOT NULL,  -- JSON list of the paths written
     at           INTEGER NOT NULL,
     PRIMARY KEY (mailbox, uid_validity, uid)
+  ) STRICT;
+  `,
+  // 3: claims of several writers sharing the ledger (Ledger.claim): one live holder per input.
+  `
+  CREATE TABLE claims (
+    input_id INTEGER PRIMARY KEY REFERENCES inputs(id),
+    owner    TEXT    NOT NULL,
+    until    INTEGER NOT NULL  -- ms since epoch; the claim is free again from then
   ) STRICT;
   `,
 ];

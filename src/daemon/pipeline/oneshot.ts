@@ -7,7 +7,7 @@ import type { ServiceClient } from '../../api/client.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RuleConfig, RunOptions } from '../config/config.js';
 import type { InputRecord, Ledger } from '../ledger/ledger.js';
-import { openSqliteLedger } from '../ledger/sqlite-ledger.js';
+import { openLedger } from '../ledger/open-ledger.js';
 import { createOutputsWriter } from './outputs-writer.js';
 import { Pipeline } from './pipeline.js';
 import { createFileInspector, createPipelineApi } from './adapters.js';
@@ -64,7 +64,8 @@ export async function processFiles(o: OneShotOptions): Promise<OneShotResult[]> 
     group: 'per_document',
   } as RuleConfig['output'];
   const polling = o.polling ?? { initialMs: 1000, maxMs: 15_000, giveUpAfterMs: 600_000 };
-  const ledger = await openSqliteLedger(':memory:');
+  // Nothing to resume in a one-shot run: the ledger lives in memory and goes with the process.
+  const ledger = await openLedger({ path: ':memory:', synchronous: 'normal' });
   const pipeline = new Pipeline({
     ledger,
     api: createPipelineApi(o.client, o.submit ?? 'run_parser', new Map([[RULE, o.options ?? {}]])),

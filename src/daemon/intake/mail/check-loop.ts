@@ -1,0 +1,101 @@
+// Keeps a mailbox checked: connects, checks at once, then again on new mail (IDLE push), every poll_s,
+// or when asked (checkNow); reconnects with growing delays when the connection fails, until stopped.
+import type { ImapFlow } from 'imapflow';
+import type { Logger } from '../../../shared/logger.js';
+import { sleep } from '../../../shared/time.js';
+import { describeImapError } from './imap-connection.js';
+
+export interface CheckLoopOptions {
+  /** Opens a connection; `onNewMail` is to be called when the server announces new mail. */
+  connect(onNewMail: () => void): Promise<ImapFlow>;
+  /** One pass over the folder; returns early once `signal` is aborted. */
+  check(c: ImapFlow, signal: AbortSignal): Promise<void>;
+  pollMs: number;
+  /** Reconnect delays grow from here to 60 s. */
+  reconnectMinMs: number;
+  log: Logger;
+}
+
+export interface CheckLoop {
+  /** Checks the folder now and resolves when that check is done. */
+  checkNow(): Promise<void>;
+  /** Ends the loop after the check in flight; resolves once the connection is closed. */
+  stop(): Promise<void>;
+}
+
+export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
+  const stopper = new AbortController();
+  let wake: (() => void) | null = null;
+  /** Waiting for the next check: checkNow() callers, and a no-op per new-mail push. */
+  let checks: (() => void)[] = [];
+  let checking: Promise<void> = Promise.resolve();
+
+  // New mail: check again, also when it arrives during a check.
+  const onNewMail = () => {
+    checks.push(() => undefined);
+    wake?.();
+  };
+
+  /** Until poll_s passes, new mail, checkNow() or stop(); the abort listener goes each time (no pile-up). */
+  const idle = async () => {
+    await new Promise<void>((resolve) => {
+      if (stopper.signal.aborted) return resolve(); // stop() came while the check was finishing
+      const done = () => {
+        clearTimeout(timer);
+        stopper.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, o.pollMs);
+      wake = done;
+      stopper.signal.addEventListener('abort', done, { once: true });
+    });
+    wake = null;
+  };
+
+  const checkWhileUsable = async (client: ImapFlow) => {
+    while (!stopper.signal.aborted && client.usable) {
+      const waiting = checks;
+      checks = [];
+      checking = o.check(client, stopper.signal);
+      await checking.finally(() => waiting.forEach((done) => done()));
+      if (checks.length) continue;
+      await idle();
+    }
+  };
+
+  const loop = async () => {
+    let delay = o.reconnectMinMs;
+    while (!stopper.signal.aborted) {
+      let client: ImapFlow | null = null;
+      try {
+        client = await o.connect(onNewMail);
+        delay = o.reconnectMinMs;
+        await checkWhileUsable(client);
+      } catch (err) {
+        if (stopper.signal.aborted) break;
+        o.log.warn({ err: describeImapError(err), retryInMs: delay }, 'mailbox unavailable; retrying');
+        await sleep(delay, stopper.signal).catch(() => undefined);
+        delay = Math.min(delay * 2, 60_000);
+      } finally {
+        const c = client;
+        await c?.logout().catch(() => c.close());
+      }
+    }
+  };
+  const running = loop();
+
+  return {
+    checkNow() {
+      return new Promise<void>((resolve) => {
+        checks.push(resolve);
+        wake?.();
+      });
+    },
+    async stop() {
+      stopper.abort();
+      await checking.catch(() => undefined);
+      checks.forEach((done) => done());
+      await running;
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// Opening one IMAP connection to a configured mailbox, and the small helpers every step on it shares.
+import { readFile } from 'node:fs/promises';
+import tls from 'node:tls';
+import { ImapFlow } from 'imapflow';
+import type { MailboxConfig } from '../../config/config.js';
+import type { Logger } from '../../../shared/logger.js';
+
+/** Connects and logs in; `onNewMail` runs whenever the server announces new mail (IDLE push). */
+export async function connectImap(mb: MailboxConfig, log: Logger, onNewMail: () => void): Promise<ImapFlow> {
+  // Read at each connect, so a renewed certificate is picked up without a restart.
+  const ca = mb.tls_ca_file ? [...tls.rootCertificates, await readFile(mb.tls_ca_file, 'utf8')] : undefined;
+  const c = new ImapFlow({
+    host: mb.host,
+    port: mb.port,
+    secure: mb.tls,
+    ...(ca ? { tls: { ca } } : {}),
+    auth: { user: mb.user, pass: mb.password },
+    logger: false,
+    // IDLE (new-mail pushes) 1 s after the last command instead of imapflow's 15 s.
+    autoIdleDelay: 1000,
+  });
+  // Without a listener an 'error' event would end the process; the check loop reconnects instead.
+  c.on('error', (err: Error) => log.debug({ err: describeImapError(err) }, 'imap connection error'));
+  c.on('exists', onNewMail);
+  await c.connect();
+  log.info({ host: mb.host, folder: mb.folder }, 'mailbox connected');
+  return c;
+}
+
+/** Runs `fn` holding the folder's lock (imapflow's per-connection mailbox selection). */
+export async function withFolder<T>(c: ImapFlow, folder: string, fn: () => Promise<T>): Promise<T> {
+  const lock = await c.getMailboxLock(folder);
+  try {
+    return await fn();
+  } finally {
+    lock.release();
+  }
+}
+
+/** An IMAP error as it may be logged: message and server response, never the credentials. */
+export function describeImapError(err: unknown): Record<string, unknown> {
+  const e = err as { message?: string; code?: string; responseText?: string; authenticationFailed?: boolean };
+  return { message: e.message, code: e.code, response: e.responseText, authenticationFailed: e.authenticationFailed };
+}
