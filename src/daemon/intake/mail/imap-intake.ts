@@ -4,14 +4,15 @@
 //      rerun rewrites the same files (and one already taken is a content duplicate, skipped by the rule);
 //   2. commit "dropped" to the ledger;
 //   3. flag the message \Seen, move or delete it (after:).
-// A message with nothing to drop, or whose attachments fail to be written 3 times in a row, is kept as
-// <name>.eml in the rule's failed folder with the reason.
+// A message with nothing to drop, or whose attachments fail to be written 3 times in a row (once, when the
+// error is permanent: src/shared/errors.ts), is kept as <name>.eml in the rule's failed folder with the reason.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import tls from 'node:tls';
 import { join } from 'node:path';
 import { ImapFlow } from 'imapflow';
 import { simpleParser, type Attachment } from 'mailparser';
 import { atomicWriteFile } from '../../../shared/atomic-write.js';
+import { classifyError, type DocdropCode } from '../../../shared/errors.js';
 import type { MailboxConfig, RuleConfig } from '../../config/config.js';
 import { moveToFailed } from '../../inputs/disposition.js';
 import { sha256File } from '../../inputs/inspect-file.js';
@@ -141,8 +142,9 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
   };
 
   /**
-   * drop(), retried on the next checks; a message that fails MAX_DROP_ATTEMPTS times in a row is kept as
-   * .eml in the failed folder with the error, so one bad message cannot hold up the mailbox forever.
+   * drop(), retried on the next checks; a message that fails MAX_DROP_ATTEMPTS times in a row, or once with
+   * a permanent error, is kept as .eml in the failed folder with the error, so one bad message cannot hold
+   * up the mailbox forever.
    */
   const dropOrGiveUp = async (source: Buffer, key: MailKey): Promise<string[]> => {
     const id = `${key.uidValidity}/${key.uid}`;
@@ -153,9 +155,10 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
     } catch (err) {
       const n = (failures.get(id) ?? 0) + 1;
       failures.set(id, n);
-      if (n < MAX_DROP_ATTEMPTS) throw err;
+      const permanent = classifyError(err).failureClass === 'permanent';
+      if (n < MAX_DROP_ATTEMPTS && !permanent) throw err;
       failures.delete(id);
-      const reason = `its attachments could not be written after ${n} attempts: ${(err as Error).message}`;
+      const reason = `its attachments could not be written${permanent ? '' : ` after ${n} attempts`}: ${(err as Error).message}`;
       await keepAsFailed(source, `${mb.name}-${key.uidValidity}-${key.uid}.eml`, reason, 'mail_unreadable', { uid: key.uid });
       return [];
     }
@@ -183,7 +186,7 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
     return files;
   };
 
-  const keepAsFailed = async (source: Buffer, name: string, message: string, reason: string, meta: Record<string, unknown>) => {
+  const keepAsFailed = async (source: Buffer, name: string, message: string, reason: DocdropCode, meta: Record<string, unknown>) => {
     await mkdir(opts.workDir, { recursive: true });
     const path = join(opts.workDir, name);
     await writeFile(path, source);
