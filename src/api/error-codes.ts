@@ -1,5 +1,6 @@
-// Stable `error` codes of the Error body. The spec leaves the values open; docdrop serve uses exactly
-// these, and the README documents them. Clients branch on status first, code second.
+// Stable `error` codes of the Error body. The spec (../shared/spec/interface.md, "Errors") leaves the
+// values open; docdrop serve uses exactly these, and docs/service.md ("Errors") documents them. Clients
+// branch on status first, code second. docdrop's own failure codes are in src/shared/errors.ts.
 export const ErrorCodes = {
   /** 400: body or query failed validation (message names the field and what was expected). */
   invalidRequest: 'invalid_request',

@@ -139,7 +139,7 @@ export class HttpClient {
       try {
         return await this.#limiter(() => this.#attempt(req, url, where, consume));
       } catch (err) {
-        if (!(err instanceof ApiError) || !err.retryable || policy === false || attempt >= policy.retries) throw err;
+        if (!(err instanceof ApiError) || err.failureClass === 'permanent' || policy === false || attempt >= policy.retries) throw err;
         if (err.retryAfterMs !== undefined && err.retryAfterMs > policy.maxRetryAfterMs) throw err;
         await this.#sleep(this.#delay(attempt, err.retryAfterMs, policy), req.signal);
       }

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, link, lstat, open, realpath, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { DocdropError } from './errors.js';
 import { inFolder } from './in-folder.js';
 
 export const MAX_FILE_NAME_BYTES = 200;
@@ -150,13 +151,13 @@ async function syncPath(p: string): Promise<void> {
   }
 }
 
-export class PathEscapeError extends Error {
+export class PathEscapeError extends DocdropError {
   constructor(
     readonly root: string,
     readonly relative: string,
     reason: string,
   ) {
-    super(`path "${relative}" is not allowed under ${root}: ${reason}`);
+    super('path_escape', `path "${relative}" is not allowed under ${root}: ${reason}`);
     this.name = 'PathEscapeError';
   }
 }
@@ -229,7 +230,8 @@ export function templatePlaceholders(template: string): PlaceholderName[] {
   const names: PlaceholderName[] = [];
   for (const [, name] of template.matchAll(PLACEHOLDER)) {
     if (!(PLACEHOLDERS as readonly string[]).includes(name!)) {
-      throw new Error(
+      throw new DocdropError(
+        'bad_folder_template',
         `unknown placeholder {${name}} in "${template}"; expected one of ${PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}`,
       );
     }
@@ -250,7 +252,7 @@ export function expandPlaceholders(template: string, values: PlaceholderValues):
     const raw = values[name];
     const text = raw instanceof Date ? localDate(raw) : raw;
     if (text == null || String(text).trim() === '') {
-      throw new Error(`placeholder {${name}} in "${template}" has no value`);
+      throw new DocdropError('bad_folder_template', `placeholder {${name}} in "${template}" has no value`);
     }
     return sanitiseFileName(String(text), { keepExtension: false, fallback: '_' });
   });

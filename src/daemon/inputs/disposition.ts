@@ -7,6 +7,7 @@ import { stat, unlink } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { atomicWriteFile } from '../../shared/atomic-write.js';
+import type { DocdropCode } from '../../shared/errors.js';
 import { specTimestamp } from '../../shared/time.js';
 import { expandPlaceholders, moveFileUnique, sanitiseFileName } from '../../shared/safe-paths.js';
 import type { RuleConfig } from '../config/config.js';
@@ -18,8 +19,8 @@ export type DispositionInput = Pick<InputRecord, 'path' | 'size' | 'sha256'> & P
 
 export interface FailureReason {
   message: string;
-  /** Short machine-readable kind, e.g. 'unsupported_type', 'job_failed', 'http_4xx'. */
-  reason?: string;
+  /** docdrop's code (docs/errors.md), e.g. 'unsupported_file_type', 'job_failed', 'api_error'; written as `kind`. */
+  reason?: DocdropCode;
   status?: number | string | null;
   code?: string | null;
   user_error_msg?: string | null;

@@ -1,6 +1,7 @@
 // The real adapters behind the pipeline's ports: the service client, the content checks of intake and the
 // disposition helpers. Kept apart from daemon.ts so `docdrop process` can reuse the API and file checks.
 import type { ServiceClient } from '../../api/client.js';
+import { DocdropError } from '../../shared/errors.js';
 import type { RunOptions } from '../config/config.js';
 import { inspectFile } from '../inputs/inspect-file.js';
 import { deleteInput, moveDuplicate, moveToFailed, moveToProcessed, type DispositionRule } from '../inputs/disposition.js';
@@ -23,7 +24,7 @@ export function createFileInspector(): FileInspector {
 export function createDisposition(rules: ReadonlyMap<string, DispositionRule>): DispositionPort {
   const get = (name: string) => {
     const r = rules.get(name);
-    if (!r) throw new Error(`no "after" settings for rule "${name}"`);
+    if (!r) throw new DocdropError('programming_error', `no "after" settings for rule "${name}"`);
     return r;
   };
   return {

@@ -6,6 +6,7 @@ import { basename, extname } from 'node:path';
 import type { FieldDefinition, Workflow } from '../../api/types.js';
 import type { OutputRecord } from '../../outputs/table.js';
 import { writeGroupedOutput, writeOutputFile, type OutputSpec } from '../../outputs/write-output.js';
+import { DocdropError } from '../../shared/errors.js';
 import { expandPlaceholders, localDate } from '../../shared/safe-paths.js';
 import type { RuleConfig } from '../config/config.js';
 import type { InputRecord, InputResult } from '../ledger/ledger.js';
@@ -17,7 +18,7 @@ export function createOutputsWriter(outputs: ReadonlyMap<string, OutputConfig>):
   return {
     async write(rule, record) {
       const cfg = outputs.get(rule.name);
-      if (!cfg) throw new Error(`no output settings for rule "${rule.name}"`);
+      if (!cfg) throw new DocdropError('programming_error', `no output settings for rule "${rule.name}"`);
       return [await writeInputOutput(rule, cfg, record)];
     },
   };

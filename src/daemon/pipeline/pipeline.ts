@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Logger } from '../../shared/logger.js';
-import { ApiError } from '../../api/api-error.js';
+import { classifyError } from '../../shared/errors.js';
 import type { InputRecord, InputResult, InputState, Ledger } from '../ledger/ledger.js';
 import { FINAL_STATES } from '../ledger/ledger.js';
 import type { DispositionPort, FailureInfo, FileInspector, OutputsPort, PipelineApi, PipelineRule } from './ports.js';
@@ -32,9 +32,9 @@ export interface PipelineOptions {
   polling: PollingPolicy;
   /** Backoff of retried calls (429, 5xx, network) and of local steps that failed (disk full...). */
   retry?: BackoffPolicy;
-  /** Local steps (output write, move) that fail this many times in a row fail the input. */
+  /** Local steps (output write, move) that fail transiently this many times in a row fail the input. */
   maxLocalAttempts?: number;
-  /** Retryable API errors (429, 5xx, network) in a row before the input fails; default: no limit. */
+  /** Transient or rate-limited failures of API steps in a row before the input fails; default: no limit. */
   maxApiAttempts?: number;
   logger: Logger;
   tickMs?: number;
@@ -291,7 +291,7 @@ export class Pipeline {
       }
     }
     if (!(await exists(r.path))) {
-      return ledger.transition(r.id, r.state, 'failed', { lastError: 'input file vanished before upload', finalPath: null });
+      return ledger.transition(r.id, r.state, 'failed', { lastError: 'input_vanished: the input file vanished before upload', finalPath: null });
     }
     const documentId = await api.upload(r.path);
     logger.debug({ id: r.id, documentId }, 'uploaded');
@@ -383,30 +383,33 @@ export class Pipeline {
     });
   }
 
-  /** Sorts a step's error into retry-later (429, 5xx, network, local I/O) or fail-the-input (other 4xx). */
+  /**
+   * Sorts a step's error by its class (src/shared/errors.ts): permanent fails the input now with its code;
+   * rate-limited and transient ones are retried with backoff (a Retry-After as the floor) until the step's
+   * attempt budget is spent.
+   */
   private async onStepError(rule: PipelineRule, r: InputRecord, err: unknown): Promise<InputRecord | null> {
     const { ledger, logger } = this.o;
     const now = this.o.now();
     const attempts = r.attempts + 1;
     const message = errorText(err);
+    const failure = classifyError(err);
+    const ids = { request_id: r.requestId, document_id: r.documentId };
     try {
-      if (err instanceof ApiError && !err.retryable) {
-        return await this.failInput(rule, r, {
-          reason: 'api_error',
-          message: err.detail,
-          status: err.status,
-          code: err.code,
-          request_id: r.requestId,
-          document_id: r.documentId,
-        });
+      if (failure.failureClass === 'permanent') {
+        return await this.failInput(rule, r, { reason: failure.code, message: failure.message, ...failure.context, ...ids });
       }
       const isApi = API_STATES.has(r.state);
       if (attempts >= (isApi ? this.o.maxApiAttempts : this.o.maxLocalAttempts)) {
-        return await this.failInput(rule, r, { reason: `${r.state}_step_failed`, message, request_id: r.requestId, document_id: r.documentId });
+        return await this.failInput(rule, r, {
+          reason: 'retries_exhausted',
+          message: `the ${r.state} step failed ${attempts} times in a row: ${message}`,
+          ...failure.context,
+          ...ids,
+        });
       }
-      const retryAfter = err instanceof ApiError ? err.retryAfterMs : undefined;
-      const delay = retryDelayMs(attempts, this.o.retry, retryAfter);
-      logger.warn({ id: r.id, state: r.state, attempts, retryInMs: delay, err: message }, 'step failed; will retry');
+      const delay = retryDelayMs(attempts, this.o.retry, failure.retryAfterMs);
+      logger.warn({ id: r.id, state: r.state, attempts, retryInMs: delay, code: failure.code, err: message }, 'step failed; will retry');
       return await ledger.recordAttempt(r.id, { attempts, nextAttemptAt: now + delay, lastError: message, event: { error: message } });
     } catch (inner) {
       logger.error({ id: r.id, err: errorText(inner), cause: message }, 'could not record step error');

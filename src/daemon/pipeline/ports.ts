@@ -1,6 +1,7 @@
 // What the pipeline needs from the outside world, as small ports. The daemon wires them to the real
 // client, src/outputs and the disposition helpers; tests can wire them to a real service too. Keeping the
 // pipeline behind these seams is what lets one step machine serve `docdrop run` and the crash tests.
+import type { DocdropCode } from '../../shared/errors.js';
 import type { FileInspection } from '../inputs/inspect-file.js';
 import type { InputRecord, InputResult } from '../ledger/ledger.js';
 import type { ResolvedTarget } from './resolve-targets.js';
@@ -33,7 +34,8 @@ export interface PipelineApi {
 
 /** Why an input failed; written as `<name>.error.json` beside the file in failed_dir. */
 export interface FailureInfo {
-  reason: string;
+  /** docdrop's code (docs/errors.md), written as `kind`. */
+  reason: DocdropCode;
   message: string;
   status?: number | string | null;
   code?: string | null;

@@ -1,10 +1,12 @@
 // Writes a message's attachments into the rule's inbox under names fixed by (mailbox, UIDVALIDITY, UID,
 // part), so a rerun after a crash rewrites the same files. A message with nothing to drop, or whose
-// attachments fail to be written MAX_DROP_ATTEMPTS times in a row, is kept as .eml in the failed folder.
+// attachments fail to be written MAX_DROP_ATTEMPTS times in a row (once, when the error is permanent:
+// src/shared/errors.ts), is kept as .eml in the failed folder.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { simpleParser, type Attachment } from 'mailparser';
 import { atomicWriteFile } from '../../../shared/atomic-write.js';
+import { classifyError } from '../../../shared/errors.js';
 import { extensionOf, kindOfMimeType } from '../../../shared/file-kind.js';
 import type { Logger } from '../../../shared/logger.js';
 import { sanitiseFileName } from '../../../shared/safe-paths.js';
@@ -19,8 +21,9 @@ export interface AttachmentDropOptions extends FailedMessageTarget {
 }
 
 /**
- * drop(), retried on the next checks; a message that fails MAX_DROP_ATTEMPTS times in a row is kept as
- * .eml in the failed folder with the error, so one bad message cannot hold up the mailbox forever.
+ * drop(), retried on the next checks; a message that fails MAX_DROP_ATTEMPTS times in a row, or once with
+ * a permanent error, is kept as .eml in the failed folder with the error, so one bad message cannot hold
+ * up the mailbox forever.
  * Returns the paths written ([] for a message given up).
  */
 export function createAttachmentDrop(o: AttachmentDropOptions): (source: Buffer, key: MailKey) => Promise<string[]> {
@@ -35,9 +38,10 @@ export function createAttachmentDrop(o: AttachmentDropOptions): (source: Buffer,
     } catch (err) {
       const n = (failures.get(id) ?? 0) + 1;
       failures.set(id, n);
-      if (n < MAX_DROP_ATTEMPTS) throw err;
+      const permanent = classifyError(err).failureClass === 'permanent';
+      if (n < MAX_DROP_ATTEMPTS && !permanent) throw err;
       failures.delete(id);
-      const reason = `its attachments could not be written after ${n} attempts: ${(err as Error).message}`;
+      const reason = `its attachments could not be written${permanent ? '' : ` after ${n} attempts`}: ${(err as Error).message}`;
       await keepMessageAsFailed(o, source, `${o.mailboxName}-${key.uidValidity}-${key.uid}.eml`, reason, 'mail_unreadable', { uid: key.uid });
       return [];
     }

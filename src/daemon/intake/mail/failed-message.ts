@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { RuleConfig } from '../../config/config.js';
 import { moveToFailed } from '../../inputs/disposition.js';
 import { sha256File } from '../../inputs/inspect-file.js';
+import type { DocdropCode } from '../../../shared/errors.js';
 import type { Logger } from '../../../shared/logger.js';
 
 export interface FailedMessageTarget {
@@ -19,7 +20,7 @@ export async function keepMessageAsFailed(
   source: Buffer,
   name: string,
   message: string,
-  reason: string,
+  reason: DocdropCode,
   meta: Record<string, unknown>,
 ): Promise<void> {
   await mkdir(o.workDir, { recursive: true });
