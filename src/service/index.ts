@@ -2,11 +2,11 @@
 import { mkdir } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { silentLogger } from '../shared/logger.js';
-import { buildApp } from './app.js';
+import { buildApp } from './http/app.js';
 import { components, type RunningComponent } from './components.js';
 import type { ServiceContext } from './context.js';
-import { FileStore } from './file-store.js';
-import { resolveOptions, type ServiceOptions } from './options.js';
+import { FileStore } from './store/file-store.js';
+import { resolveOptions, type ServiceOptions } from './serve-options.js';
 import { createPresigner, loadSecret } from './presign.js';
 import { createClassifiersRepo } from './store/classifiers-repo.js';
 import { openDb } from './store/db.js';
@@ -14,7 +14,7 @@ import { createDocumentsRepo } from './store/documents-repo.js';
 import { createTemplatesRepo } from './store/templates-repo.js';
 import { createJobsContext, type BaseContext } from './jobs/jobs-context.js';
 
-export type { ServiceOptions } from './options.js';
+export type { ServiceOptions } from './serve-options.js';
 export type { ServiceContext } from './context.js';
 
 export interface RunningService {

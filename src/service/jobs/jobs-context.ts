@@ -3,10 +3,10 @@
 import { createDocumentEngine } from '../../engine/index.js';
 import type { RunningComponent, ServiceComponent } from '../components.js';
 import type { ServiceContext } from '../context.js';
-import { createExportMailer, type ExportMailer } from '../export-mailer.js';
+import { createExportMailer, type ExportMailer } from '../mail/export-mailer.js';
 import { FaultInjector } from '../faults.js';
-import { startInboundMail } from '../inbound-mail.js';
-import type { ResolvedServiceOptions } from '../options.js';
+import { startInboundMail } from '../mail/inbound-mail.js';
+import type { ResolvedServiceOptions } from '../serve-options.js';
 import { JobsRuntime } from './jobs-runtime.js';
 
 export type BaseContext = Omit<ServiceContext, 'jobs' | 'exportMailer'>;

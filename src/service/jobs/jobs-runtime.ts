@@ -3,12 +3,12 @@
 import type { ExtractionJob, ParserConfig } from '../../api/types.js';
 import type { DocumentEngine } from '../../engine/types.js';
 import { specTimestamp } from '../../shared/time.js';
-import { accountIdForKey } from '../auth.js';
+import { accountIdForKey } from '../http/auth.js';
 import type { ServiceContext } from '../context.js';
 import type { FaultInjector } from '../faults.js';
 import { PresignTtl } from '../presign.js';
 import type { TemplateRow } from '../store/templates-repo.js';
-import { WebhookSender, webhookSecret, type WebhookOptions } from '../webhooks.js';
+import { WebhookSender, webhookSecret, type WebhookOptions } from './webhooks.js';
 import { createJobRunner } from './job-runner.js';
 import { JobStore, type Job, type NewJob } from './job-store.js';
 import { toExtractionJob } from './job-view.js';

@@ -6,10 +6,10 @@ import { z } from 'zod';
 import { ErrorCodes } from '../../api/error-codes.js';
 import type { Classifier, ClassifierConfigs, ClassifierList, SuccessResponse } from '../../api/types.js';
 import { specTimestamp } from '../../shared/time.js';
-import { requireOwned, type Account } from '../auth.js';
+import { requireOwned, type Account } from '../http/auth.js';
 import type { ServiceContext } from '../context.js';
-import { ServiceError } from '../errors.js';
-import { seqAfterKey } from '../paging.js';
+import { ServiceError } from '../http/errors.js';
+import { seqAfterKey } from '../http/paging.js';
 import { toClassifier, type ClassifierRow } from '../store/classifiers-repo.js';
 import { pageRanges, parseInput, pathId, rejectUnknownKeys, uuid } from '../validate.js';
 

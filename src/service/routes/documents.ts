@@ -6,13 +6,13 @@ import { z } from 'zod';
 import { ErrorCodes } from '../../api/error-codes.js';
 import type { DocumentList, UploadUrl } from '../../api/types.js';
 import { specTimestamp } from '../../shared/time.js';
-import { requireOwned } from '../auth.js';
+import { requireOwned } from '../http/auth.js';
 import type { ServiceContext } from '../context.js';
-import { requireDocument, storeDocument, inspectStoredFile, toDocumentView } from '../documents.js';
-import { MULTIPART_TOO_LARGE, ServiceError } from '../errors.js';
+import { requireDocument, storeDocument, inspectStoredFile, toDocumentView } from '../usecases/documents.js';
+import { MULTIPART_TOO_LARGE, ServiceError } from '../http/errors.js';
 import { PresignTtl } from '../presign.js';
 import { parseInput, pathId, queryInt, uuid } from '../validate.js';
-import { sendNegotiated } from '../xml.js';
+import { sendNegotiated } from '../http/xml.js';
 import type { FastifyInstance } from 'fastify';
 
 const confirmBody = z.object({

@@ -8,16 +8,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ErrorCodes } from '../../api/error-codes.js';
 import type { ExtractionJob } from '../../api/types.js';
-import { requireOwned, type Account } from '../auth.js';
+import { requireOwned, type Account } from '../http/auth.js';
 import type { ServiceContext } from '../context.js';
-import { requireDocument, storeDocument } from '../documents.js';
-import { MULTIPART_TOO_LARGE, ServiceError } from '../errors.js';
-import { fetchDocument } from '../jobs/fetch-document.js';
+import { requireDocument, storeDocument } from '../usecases/documents.js';
+import { MULTIPART_TOO_LARGE, ServiceError } from '../http/errors.js';
+import { fetchDocument } from '../usecases/fetch-document.js';
 import type { Job, JobSubmission } from '../jobs/job-store.js';
 import { parseRunParams } from '../jobs/run-options.js';
 import type { DocumentRow } from '../store/documents-repo.js';
 import { describeValue, parseInput, pathId, uuid } from '../validate.js';
-import { sendNegotiated } from '../xml.js';
+import { sendNegotiated } from '../http/xml.js';
 
 const requestIdQuery = z.object({ request_id: uuid() });
 

@@ -8,9 +8,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCodes } from '../../api/error-codes.js';
 import type { FileKind } from '../../engine/types.js';
 import type { ServiceContext } from '../context.js';
-import { CONTENT_TYPES } from '../documents.js';
-import { ServiceError } from '../errors.js';
-import { FileTooLargeError } from '../file-store.js';
+import { CONTENT_TYPES } from '../usecases/documents.js';
+import { ServiceError } from '../http/errors.js';
+import { FileTooLargeError } from '../store/file-store.js';
 import { pathId } from '../validate.js';
 
 const ARTIFACT_TYPES: Record<string, string> = {

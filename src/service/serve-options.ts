@@ -3,8 +3,8 @@ import type { Logger } from '../shared/logger.js';
 import type { DocumentEngine } from '../engine/types.js';
 import type { LlmConfig } from '../engine/index.js';
 import type { FaultOptions } from './faults.js';
-import type { WebhookOptions } from './webhooks.js';
-import type { SmtpSettings } from './export-mailer.js';
+import type { WebhookOptions } from './jobs/webhooks.js';
+import type { SmtpSettings } from './mail/export-mailer.js';
 
 export interface ServiceOptions {
   /** Interface to bind; default 127.0.0.1. */

@@ -3,16 +3,16 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { ErrorCodes } from '../api/error-codes.js';
-import type { Document } from '../api/types.js';
-import type { FileKind } from '../engine/types.js';
-import { specTimestamp } from '../shared/time.js';
-import { requireOwned, type Account } from './auth.js';
-import type { ServiceContext } from './context.js';
-import { ServiceError } from './errors.js';
-import { countPages, detectFileKind } from '../engine/read/index.js';
-import type { DocumentRow } from './store/documents-repo.js';
-import { PresignTtl } from './presign.js';
+import { ErrorCodes } from '../../api/error-codes.js';
+import type { Document } from '../../api/types.js';
+import type { FileKind } from '../../engine/types.js';
+import { specTimestamp } from '../../shared/time.js';
+import { requireOwned, type Account } from '../http/auth.js';
+import type { ServiceContext } from '../context.js';
+import { ServiceError } from '../http/errors.js';
+import { countPages, detectFileKind } from '../../engine/read/index.js';
+import type { DocumentRow } from '../store/documents-repo.js';
+import { PresignTtl } from '../presign.js';
 
 export const ACCEPTED_FORMATS = 'PDF, JPEG, PNG or TIFF';
 

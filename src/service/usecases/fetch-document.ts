@@ -4,9 +4,9 @@ import { Readable } from 'node:stream';
 import { fetch } from 'undici';
 import { ErrorCodes } from '../../api/error-codes.js';
 import type { ServiceContext } from '../context.js';
-import { storeDocument } from '../documents.js';
-import { ServiceError } from '../errors.js';
-import { FileTooLargeError } from '../file-store.js';
+import { storeDocument } from './documents.js';
+import { ServiceError } from '../http/errors.js';
+import { FileTooLargeError } from '../store/file-store.js';
 import type { DocumentRow } from '../store/documents-repo.js';
 
 const FETCH_TIMEOUT_MS = 30_000;

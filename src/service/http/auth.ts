@@ -2,7 +2,7 @@
 // (sha256 prefix) so it is stable across restarts and the key itself is never stored or logged.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ErrorCodes } from '../api/error-codes.js';
+import { ErrorCodes } from '../../api/error-codes.js';
 import { ServiceError } from './errors.js';
 
 export interface Account {

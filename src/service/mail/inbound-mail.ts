@@ -8,12 +8,12 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
-import type { ParserConfig } from '../api/types.js';
-import type { ServiceContext } from './context.js';
-import { storeDocument } from './documents.js';
-import { ServiceError } from './errors.js';
+import type { ParserConfig } from '../../api/types.js';
+import type { ServiceContext } from '../context.js';
+import { storeDocument } from '../usecases/documents.js';
+import { ServiceError } from '../http/errors.js';
 import { textToPdf } from './mail-body-pdf.js';
-import type { TemplateRow } from './store/templates-repo.js';
+import type { TemplateRow } from '../store/templates-repo.js';
 
 export interface InboundMailOptions {
   port: number;

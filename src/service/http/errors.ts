@@ -2,8 +2,8 @@
 // fastify's, multipart's) into the spec's Error body { success: false, error, message }.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ErrorCodes, type ErrorCode } from '../api/error-codes.js';
-import type { ErrorBody } from '../api/types.js';
+import { ErrorCodes, type ErrorCode } from '../../api/error-codes.js';
+import type { ErrorBody } from '../../api/types.js';
 
 export class ServiceError extends Error {
   override readonly name = 'ServiceError';
