@@ -4,7 +4,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, writeFileSync, existsSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorCodes } from '../api/error-codes.js';
-import { ServiceError } from './http/errors.js';
+import { ServiceError } from './service-error.js';
 
 /** Lifetimes in seconds (documented in docs/service.md). */
 export const PresignTtl = {

@@ -3,7 +3,7 @@
 import type { ExtractionJob, ParserConfig } from '../../api/types.js';
 import type { DocumentEngine } from '../../engine/types.js';
 import { specTimestamp } from '../../shared/time.js';
-import { accountIdForKey } from '../http/auth.js';
+import { accountIdForKey } from '../accounts.js';
 import type { ServiceContext } from '../context.js';
 import type { FaultInjector } from '../faults.js';
 import { PresignTtl } from '../presign.js';

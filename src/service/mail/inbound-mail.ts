@@ -11,7 +11,7 @@ import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { ParserConfig } from '../../api/types.js';
 import type { ServiceContext } from '../context.js';
 import { storeDocument } from '../usecases/documents.js';
-import { ServiceError } from '../http/errors.js';
+import { ServiceError } from '../service-error.js';
 import { textToPdf } from './mail-body-pdf.js';
 import type { TemplateRow } from '../store/templates-repo.js';
 

@@ -8,10 +8,10 @@ import { z } from 'zod';
 import { ErrorCodes } from '../../api/error-codes.js';
 import type { ClassificationResult, ClassifierConfigs } from '../../api/types.js';
 import { DocumentError, type FileKind } from '../../engine/types.js';
-import { requireOwned, type Account } from '../http/auth.js';
+import { requireOwned, type Account } from '../accounts.js';
 import type { ServiceContext } from '../context.js';
 import { requireDocument } from '../usecases/documents.js';
-import { ServiceError } from '../http/errors.js';
+import { ServiceError } from '../service-error.js';
 import { pageRanges, parseInput, pathId, uuid } from '../validate.js';
 
 const queryModel = z.enum(['model-4o-mini', 'model-4o'], { message: "expected 'model-4o-mini' or 'model-4o'" });

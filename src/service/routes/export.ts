@@ -14,9 +14,9 @@ import { buildTable, OutputOptionsError, type OutputRecord, type TableOptions } 
 import { renderOutput } from '../../outputs/write-output.js';
 import { sheetNames, writeXlsx } from '../../outputs/xlsx.js';
 import { specTimestamp } from '../../shared/time.js';
-import { requireOwned } from '../http/auth.js';
+import { requireOwned } from '../accounts.js';
 import type { ServiceContext } from '../context.js';
-import { ServiceError } from '../http/errors.js';
+import { ServiceError } from '../service-error.js';
 import type { Job } from '../jobs/job-store.js';
 import { PresignTtl } from '../presign.js';
 import type { TemplateRow } from '../store/templates-repo.js';

@@ -9,7 +9,7 @@ import { ErrorCodes } from '../../api/error-codes.js';
 import type { FileKind } from '../../engine/types.js';
 import type { ServiceContext } from '../context.js';
 import { CONTENT_TYPES } from '../usecases/documents.js';
-import { ServiceError } from '../http/errors.js';
+import { ServiceError } from '../service-error.js';
 import { FileTooLargeError } from '../store/file-store.js';
 import { pathId } from '../validate.js';
 

@@ -5,7 +5,7 @@ import { fetch } from 'undici';
 import { ErrorCodes } from '../../api/error-codes.js';
 import type { ServiceContext } from '../context.js';
 import { storeDocument } from './documents.js';
-import { ServiceError } from '../http/errors.js';
+import { ServiceError } from '../service-error.js';
 import { FileTooLargeError } from '../store/file-store.js';
 import type { DocumentRow } from '../store/documents-repo.js';
 
