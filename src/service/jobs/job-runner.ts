@@ -14,7 +14,7 @@ import { specTimestamp } from '../../shared/time.js';
 import type { ServiceContext } from '../context.js';
 import type { FaultInjector } from '../faults.js';
 import { routeLabel } from './classifier-routing.js';
-import type { Job, JobStatus, JobStore, JobUpdate } from './job-store.js';
+import type { Job, JobStatus, JobStore, JobUpdate } from '../store/job-store.js';
 import { resolveRunOptions } from './run-options.js';
 import { writeSelectedPages } from './selected-pages.js';
 

@@ -10,7 +10,7 @@ import { PresignTtl } from '../presign.js';
 import type { TemplateRow } from '../store/templates-repo.js';
 import { WebhookSender, webhookSecret, type WebhookOptions } from './webhooks.js';
 import { createJobRunner } from './job-runner.js';
-import { JobStore, type Job, type NewJob } from './job-store.js';
+import { JobStore, type Job, type NewJob } from '../store/job-store.js';
 import { toExtractionJob } from './job-view.js';
 import { resolveRunOptions } from './run-options.js';
 import { WorkerPool } from './worker-pool.js';

@@ -17,7 +17,7 @@ import { specTimestamp } from '../../shared/time.js';
 import { requireOwned } from '../accounts.js';
 import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../service-error.js';
-import type { Job } from '../jobs/job-store.js';
+import type { Job } from '../store/job-store.js';
 import { PresignTtl } from '../presign.js';
 import type { TemplateRow } from '../store/templates-repo.js';
 import { parseInput, uuid } from '../validate.js';

@@ -14,7 +14,7 @@ import { requireDocument, storeDocument } from '../usecases/documents.js';
 import { MULTIPART_TOO_LARGE } from '../http/errors.js';
 import { ServiceError } from '../service-error.js';
 import { fetchDocument } from '../usecases/fetch-document.js';
-import type { Job, JobSubmission } from '../jobs/job-store.js';
+import type { Job, JobSubmission } from '../store/job-store.js';
 import { parseRunParams } from '../jobs/run-options.js';
 import type { DocumentRow } from '../store/documents-repo.js';
 import { describeValue, parseInput, pathId, uuid } from '../validate.js';
