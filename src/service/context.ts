@@ -1,4 +1,5 @@
-// Everything a route or background component needs, built once by startService.
+// Everything startService built, in one object. Only the composition sees it whole (index.ts,
+// components.ts, http/app.ts, routes/index.ts): routes, usecases, jobs and mail take narrow deps.
 import type { Logger } from '../shared/logger.js';
 import type { Db } from './store/db.js';
 import type { DocumentsRepo } from './store/documents-repo.js';

@@ -24,7 +24,7 @@ export interface ServiceOptions {
   /** Domain of each Workflow's email_id; default docdrop.local. */
   inboundDomain?: string;
   logger?: Logger;
-  /** Extraction engine; the jobs side creates the default one when absent. */
+  /** Extraction engine; startService creates the default one when absent. */
   engine?: DocumentEngine;
   /** Optional OpenAI-compatible LLM for the default engine (docs/engine.md); ignored when `engine` is given. */
   llm?: LlmConfig;
@@ -49,6 +49,7 @@ export interface ResolvedServiceOptions extends ServiceOptions {
   presignTtlSeconds: number;
   maxUploadBytes: number;
   inboundDomain: string;
+  jobConcurrency: number;
 }
 
 /** The spec's multipart limit. */
@@ -66,5 +67,6 @@ export function resolveOptions(o: ServiceOptions): ResolvedServiceOptions {
     presignTtlSeconds: o.presignTtlSeconds ?? 3600,
     maxUploadBytes: o.maxUploadBytes ?? 1024 * 1024 * 1024,
     inboundDomain: o.inboundDomain ?? 'docdrop.local',
+    jobConcurrency: o.jobConcurrency ?? 2,
   };
 }

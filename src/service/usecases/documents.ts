@@ -1,5 +1,6 @@
-// Documents as the API sees them: storing uploads (type from content, pages counted), the wire view
-// with a pre-signed storage_key, and the ownership check every document route starts with.
+// Documents as the API sees them: storing uploads (type from content, pages counted) whether they come
+// as multipart, pre-signed PUT + confirm, a fetched URL or an e-mail attachment, and the wire view with
+// a pre-signed storage_key.
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -8,13 +9,26 @@ import type { Document } from '../../api/types.js';
 import type { FileKind } from '../../engine/types.js';
 import { specTimestamp } from '../../shared/time.js';
 import { requireOwned, type Account } from '../accounts.js';
-import type { ServiceContext } from '../context.js';
 import { ServiceError } from '../service-error.js';
 import { countPages, detectFileKind } from '../../engine/read/index.js';
-import type { DocumentRow } from '../store/documents-repo.js';
-import { PresignTtl } from '../presign.js';
+import type { DocumentRow, DocumentsRepo } from '../store/documents-repo.js';
+import type { FileStore } from '../store/file-store.js';
+import type { Presigner } from '../presign.js';
 
 export const ACCEPTED_FORMATS = 'PDF, JPEG, PNG or TIFF';
+
+/** What storing a document needs: the stored bytes and the documents table. */
+export interface DocumentStoreDeps {
+  files: FileStore;
+  documents: DocumentsRepo;
+}
+
+export interface DocumentViewDeps {
+  documents: DocumentsRepo;
+  presign: Presigner;
+  /** Lifetime of storage_key URLs (--presign-ttl). */
+  presignTtlSeconds: number;
+}
 
 /** Checks stored bytes: returns kind and page count, or throws 400 unsupported_file_type. */
 export async function inspectStoredFile(path: string): Promise<{ kind: FileKind; numPages: number }> {
@@ -40,15 +54,15 @@ export async function inspectStoredFile(path: string): Promise<{ kind: FileKind;
  * The caller enforces any size limit on the stream; nothing is recorded when the bytes are rejected.
  */
 export async function storeDocument(
-  ctx: ServiceContext,
+  deps: DocumentStoreDeps,
   d: { accountId: string; sourceName: string; fileName: string; source: Readable; maxBytes?: number },
 ): Promise<DocumentRow> {
   const documentId = randomUUID();
-  const path = ctx.files.documentPath(documentId);
-  const bytes = await ctx.files.save(path, d.source, d.maxBytes);
+  const path = deps.files.documentPath(documentId);
+  const bytes = await deps.files.save(path, d.source, d.maxBytes);
   try {
     const { kind, numPages } = await inspectStoredFile(path);
-    ctx.repos.documents.create({
+    deps.documents.create({
       document_id: documentId,
       account_id: d.accountId,
       source_name: d.sourceName,
@@ -59,33 +73,47 @@ export async function storeDocument(
       now: specTimestamp(),
     });
   } catch (err) {
-    await ctx.files.remove(path);
+    await deps.files.remove(path);
     throw err;
   }
-  return ctx.repos.documents.get(documentId)!;
+  return deps.documents.get(documentId)!;
 }
 
-/** The ready document `id` of `account`: 404 when unknown (or only reserved), 403 when another account's. */
-export function requireDocument(ctx: ServiceContext, account: Account, id: string): DocumentRow {
-  const row = ctx.repos.documents.get(id);
-  return requireOwned(row?.state === 'ready' ? row : undefined, account, 'document', id);
+/**
+ * Confirms a pre-signed upload (GET upload_url reserved the id, PUT stored the bytes): checks the bytes
+ * and makes the document ready. Confirming a ready document again changes nothing.
+ */
+export async function confirmUpload(deps: DocumentStoreDeps, account: Account, id: string, fileName: string): Promise<DocumentRow> {
+  const found = deps.documents.get(id);
+  // The spec lists no 404 for confirm: an id that was never reserved is a malformed request.
+  if (!found) throw new ServiceError(400, ErrorCodes.invalidRequest, `document_id: no upload was reserved with ${id}; call GET /v1/documents/upload_url first`);
+  const row = requireOwned(found, account, 'document', id);
+  if (row.state === 'ready') return row;
+  const path = deps.files.documentPath(id);
+  const size = await deps.files.size(path);
+  if (size === null) {
+    throw new ServiceError(400, ErrorCodes.uploadMissing, `document_id: no bytes were uploaded for ${id}; PUT the file to the upload_url first, then confirm`);
+  }
+  const { kind, numPages } = await inspectStoredFile(path);
+  deps.documents.confirm({ document_id: id, file_name: fileName, file_extension: kind, num_pages: numPages, byte_size: size, now: specTimestamp() });
+  return deps.documents.get(id)!;
 }
 
-export function storageKeyUrl(ctx: ServiceContext, row: DocumentRow): string {
-  return ctx.presign.url('GET', `/presigned/documents/${row.document_id}/${encodeURIComponent(row.file_name)}`, ctx.options.presignTtlSeconds ?? PresignTtl.storageKey);
+export function storageKeyUrl(deps: DocumentViewDeps, row: DocumentRow): string {
+  return deps.presign.url('GET', `/presigned/documents/${row.document_id}/${encodeURIComponent(row.file_name)}`, deps.presignTtlSeconds);
 }
 
-export function toDocumentView(ctx: ServiceContext, row: DocumentRow, opts: { storageKey: boolean }): Document {
+export function toDocumentView(deps: DocumentViewDeps, row: DocumentRow, opts: { storageKey: boolean }): Document {
   return {
     document_id: row.document_id,
     user_id: row.account_id,
     source_name: row.source_name,
-    ...(opts.storageKey ? { storage_key: storageKeyUrl(ctx, row) } : {}),
+    ...(opts.storageKey ? { storage_key: storageKeyUrl(deps, row) } : {}),
     file_name: row.file_name,
     file_extension: row.file_extension,
     num_pages: row.num_pages,
     meta_tags: JSON.parse(row.meta_tags) as Record<string, unknown>,
-    parser_runs: ctx.repos.documents.parserRuns(row.document_id),
+    parser_runs: deps.documents.parserRuns(row.document_id),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
