@@ -1,6 +1,5 @@
-// Documents as the API sees them: storing uploads (type from content, pages counted) whether they come
-// as multipart, pre-signed PUT + confirm, a fetched URL or an e-mail attachment, and the wire view with
-// a pre-signed storage_key.
+// Documents as the API sees them: storing uploads (type from content, pages counted) for every way in,
+// and the wire view with a pre-signed storage_key.
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -8,7 +7,6 @@ import { ErrorCodes } from '../../api/error-codes.js';
 import type { Document } from '../../api/types.js';
 import type { FileKind } from '../../engine/types.js';
 import { specTimestamp } from '../../shared/time.js';
-import { requireOwned, type Account } from '../accounts.js';
 import { ServiceError } from '../service-error.js';
 import { countPages, detectFileKind } from '../../engine/read/index.js';
 import type { DocumentRow, DocumentsRepo } from '../store/documents-repo.js';
@@ -77,26 +75,6 @@ export async function storeDocument(
     throw err;
   }
   return deps.documents.get(documentId)!;
-}
-
-/**
- * Confirms a pre-signed upload (GET upload_url reserved the id, PUT stored the bytes): checks the bytes
- * and makes the document ready. Confirming a ready document again changes nothing.
- */
-export async function confirmUpload(deps: DocumentStoreDeps, account: Account, id: string, fileName: string): Promise<DocumentRow> {
-  const found = deps.documents.get(id);
-  // The spec lists no 404 for confirm: an id that was never reserved is a malformed request.
-  if (!found) throw new ServiceError(400, ErrorCodes.invalidRequest, `document_id: no upload was reserved with ${id}; call GET /v1/documents/upload_url first`);
-  const row = requireOwned(found, account, 'document', id);
-  if (row.state === 'ready') return row;
-  const path = deps.files.documentPath(id);
-  const size = await deps.files.size(path);
-  if (size === null) {
-    throw new ServiceError(400, ErrorCodes.uploadMissing, `document_id: no bytes were uploaded for ${id}; PUT the file to the upload_url first, then confirm`);
-  }
-  const { kind, numPages } = await inspectStoredFile(path);
-  deps.documents.confirm({ document_id: id, file_name: fileName, file_extension: kind, num_pages: numPages, byte_size: size, now: specTimestamp() });
-  return deps.documents.get(id)!;
 }
 
 export function storageKeyUrl(deps: DocumentViewDeps, row: DocumentRow): string {
