@@ -1,83 +1,28 @@
 // `docdrop serve`: runs the self-hosted service until SIGINT/SIGTERM.
-// Options are declared in `serveOptions` and mapped in `toServiceOptions`; add new ones in both places.
+// Options are declared once in src/service/serve-options.ts (SERVE_OPTIONS: type, default, help) and
+// mapped to startService's options in `toServiceOptions`.
 import type { ArgumentsCamelCase, CommandModule, Options } from 'yargs';
 import type { ServiceOptions } from '../service/index.js';
+import { MIB, SERVE_OPTIONS, SERVE_SECRET_ENV, type ServeArgs as ServeArgsOf, type ServeOptionSpec } from '../service/serve-options.js';
 import { createLogger } from '../shared/logger.js';
 import { parseMsRange, validateFaultOptions, type FaultOptions } from '../service/faults.js';
 import { llmConfigSchema, type LlmConfig } from '../engine/llm-engine.js';
 
-export const serveOptions = {
-  host: { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' },
-  port: { type: 'number', default: 8080, describe: 'TCP port (0 = any free port)' },
-  'data-dir': { type: 'string', demandOption: true, describe: 'Folder for service.db, presign.key and stored files' },
-  'api-key': {
-    type: 'string',
-    array: true,
-    describe: 'An account API key (repeat for more accounts; also DOCDROP_API_KEYS, comma separated)',
-  },
-  'public-url': { type: 'string', describe: 'Base URL for pre-signed links when behind a proxy (default http://HOST:PORT)' },
-  'presign-ttl': { type: 'number', default: 3600, describe: 'Lifetime of storage_key URLs in seconds' },
-  'max-upload-mb': { type: 'number', default: 1024, describe: 'Largest file accepted through the pre-signed upload, MB' },
-  'inbound-domain': { type: 'string', default: 'docdrop.local', describe: "Domain of each Workflow's email_id" },
-  'log-level': { type: 'string', default: 'info', describe: 'pino log level' },
-  // Jobs side: workers, inbound SMTP, export mail, fault injection (src/service/jobs, faults.ts).
-  'job-concurrency': { type: 'number', default: 2, describe: 'Jobs processed at once' },
-  'pdf-workers': { type: 'number', describe: 'PDF reader threads (pdf.js text; one of them also renders pages for OCR with PDFium); default min(2, cores)' },
-  'smtp-port': { type: 'number', describe: "Start the inbound SMTP listener on this port (mail to a Workflow's email_id becomes a run)" },
-  'smtp-host': { type: 'string', describe: 'Interface of the inbound SMTP listener (default --host)' },
-  'mail-smtp-host': { type: 'string', describe: 'Outgoing SMTP server for range-export links (without it the link is logged)' },
-  'mail-smtp-port': { type: 'number', default: 587, describe: 'Outgoing SMTP port' },
-  'mail-smtp-secure': { type: 'boolean', default: false, describe: 'TLS from the first byte (port 465)' },
-  'mail-smtp-user': { type: 'string', describe: 'Outgoing SMTP user (password from DOCDROP_MAIL_SMTP_PASS)' },
-  'mail-from': { type: 'string', describe: 'Sender of export mails (default docdrop@MAIL-SMTP-HOST)' },
-  'account-email': { type: 'string', describe: "Address range-export links are sent to (default <account id>@INBOUND-DOMAIN)" },
-  'llm-url': { type: 'string', describe: 'OpenAI-compatible endpoint for the optional LLM engine, e.g. http://127.0.0.1:8000/v1 (key in DOCDROP_LLM_API_KEY)' },
-  'llm-model': { type: 'string', array: true, describe: 'query_model=endpoint model, e.g. model-4o-mini=gpt-4o-mini (repeatable; the first is the default)' },
-  'llm-timeout-ms': { type: 'number', default: 60000, describe: 'LLM request timeout; the built-in engine answers when it is exceeded' },
-  'fault-latency-ms': { type: 'string', describe: 'Fault: added latency per API request, N or MIN-MAX ms' },
-  'fault-429-rate': { type: 'number', describe: 'Fault: share 0..1 of API requests answered 429' },
-  'fault-retry-after': { type: 'number', default: 1, describe: 'Fault: Retry-After seconds of injected 429s' },
-  'fault-5xx-rate': { type: 'number', describe: 'Fault: share 0..1 of API requests answered 500' },
-  'fault-drop-rate': { type: 'number', describe: 'Fault: share 0..1 of API requests whose connection is dropped unanswered' },
-  'fault-job-failed-rate': { type: 'number', describe: "Fault: share 0..1 of jobs ending 'failed'" },
-  'fault-job-exception-rate': { type: 'number', describe: "Fault: share 0..1 of jobs ending 'exception'" },
-  'fault-job-delay-ms': { type: 'string', describe: 'Fault: added processing time per job, N or MIN-MAX ms' },
-  'fault-seed': { type: 'number', describe: 'Fault: seed for a repeatable sequence of fault decisions' },
-} satisfies Record<string, Options>;
+/** The yargs options of `docdrop serve`, one per SERVE_OPTIONS entry, with its type, default and help text. */
+export const serveOptions: Record<string, Options> = Object.fromEntries(
+  Object.entries(SERVE_OPTIONS).map(([flag, o]: [string, ServeOptionSpec]) => [
+    flag,
+    {
+      type: o.type,
+      describe: o.describe,
+      ...(o.array ? { array: true } : {}),
+      ...(o.default !== undefined ? { default: o.default } : {}),
+      ...(o.required ? { demandOption: true } : {}),
+    },
+  ]),
+);
 
-type ServeArgs = ArgumentsCamelCase<{
-  host: string;
-  port: number;
-  dataDir: string;
-  apiKey?: string[];
-  publicUrl?: string;
-  presignTtl: number;
-  maxUploadMb: number;
-  inboundDomain: string;
-  logLevel: string;
-  jobConcurrency: number;
-  pdfWorkers?: number;
-  smtpPort?: number;
-  smtpHost?: string;
-  mailSmtpHost?: string;
-  mailSmtpPort: number;
-  mailSmtpSecure: boolean;
-  mailSmtpUser?: string;
-  mailFrom?: string;
-  accountEmail?: string;
-  llmUrl?: string;
-  llmModel?: string[];
-  llmTimeoutMs: number;
-  faultLatencyMs?: string;
-  fault429Rate?: number;
-  faultRetryAfter: number;
-  fault5xxRate?: number;
-  faultDropRate?: number;
-  faultJobFailedRate?: number;
-  faultJobExceptionRate?: number;
-  faultJobDelayMs?: string;
-  faultSeed?: number;
-}>;
+type ServeArgs = ArgumentsCamelCase<ServeArgsOf>;
 
 export function apiKeysFrom(flags: string[] | undefined, env: string | undefined): string[] {
   const keys = [...(flags ?? []), ...(env ?? '').split(',')].map((k) => k.trim()).filter(Boolean);
@@ -85,7 +30,7 @@ export function apiKeysFrom(flags: string[] | undefined, env: string | undefined
 }
 
 export function toServiceOptions(argv: ServeArgs, logger: ServiceOptions['logger']): ServiceOptions {
-  const apiKeys = apiKeysFrom(argv.apiKey, process.env.DOCDROP_API_KEYS);
+  const apiKeys = apiKeysFrom(argv.apiKey, process.env[SERVE_OPTIONS['api-key'].env]);
   if (apiKeys.length === 0) throw new Error('--api-key: expected at least one key (or DOCDROP_API_KEYS), received none');
   return {
     host: argv.host,
@@ -94,7 +39,7 @@ export function toServiceOptions(argv: ServeArgs, logger: ServiceOptions['logger
     apiKeys,
     publicUrl: argv.publicUrl,
     presignTtlSeconds: argv.presignTtl,
-    maxUploadBytes: Math.round(argv.maxUploadMb * 1024 * 1024),
+    maxUploadBytes: Math.round(argv.maxUploadMb * MIB),
     inboundDomain: argv.inboundDomain,
     logger,
     jobConcurrency: argv.jobConcurrency,
@@ -106,12 +51,12 @@ export function toServiceOptions(argv: ServeArgs, logger: ServiceOptions['logger
           port: argv.mailSmtpPort,
           secure: argv.mailSmtpSecure,
           user: argv.mailSmtpUser,
-          pass: process.env.DOCDROP_MAIL_SMTP_PASS,
+          pass: process.env[SERVE_SECRET_ENV.mailSmtpPass],
           from: argv.mailFrom,
         }
       : undefined,
     accountEmail: argv.accountEmail,
-    llm: llmOptionsFrom(argv, process.env.DOCDROP_LLM_API_KEY),
+    llm: llmOptionsFrom(argv, process.env[SERVE_SECRET_ENV.llmApiKey]),
     faults: faultOptionsFrom(argv),
   };
 }

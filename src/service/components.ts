@@ -1,8 +1,9 @@
 // Background parts started with the service and stopped before the database closes (worker pool,
-// SMTP listener, webhook sender...). Append new ones here; they start in order and stop in reverse.
+// SMTP listener...). Append new ones here; they start in order and stop in reverse. Each picks from the
+// context the narrow deps of what it starts.
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from './context.js';
-import { inboundMailComponent, jobsComponent } from './jobs/jobs-context.js';
+import { startInboundMail } from './mail/inbound-mail.js';
 
 export interface RunningComponent {
   close(): Promise<void>;
@@ -14,5 +15,38 @@ export interface ServiceComponent {
   phase?: 'before-listen' | 'after-listen';
   start(ctx: ServiceContext, app: FastifyInstance): Promise<RunningComponent>;
 }
+
+/** Starts the worker pool on the jobs left unfinished by the last run; stops it (and the engine) on close. */
+const jobsComponent: ServiceComponent = {
+  name: 'jobs',
+  phase: 'after-listen',
+  async start(ctx): Promise<RunningComponent> {
+    ctx.jobs.resume();
+    return {
+      close: async () => {
+        await ctx.jobs.close();
+        ctx.exportMailer.close();
+      },
+    };
+  },
+};
+
+/** The inbound SMTP listener, when smtpPort is set. */
+const inboundMailComponent: ServiceComponent = {
+  name: 'inbound-mail',
+  phase: 'after-listen',
+  async start(ctx): Promise<RunningComponent> {
+    const port = ctx.options.smtpPort;
+    if (port === undefined) return { close: async () => {} };
+    const { db, files, logger, jobs } = ctx;
+    const { documents, templates } = ctx.repos;
+    const mail = await startInboundMail(
+      { db, files, logger, documents, templates, jobStore: jobs.store, jobQueue: jobs },
+      { port, host: ctx.options.smtpHost ?? ctx.options.host },
+    );
+    jobs.listeners.smtpPort = mail.port;
+    return mail;
+  },
+};
 
 export const components: ServiceComponent[] = [jobsComponent, inboundMailComponent];

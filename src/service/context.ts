@@ -1,14 +1,15 @@
-// Everything a route or background component needs, built once by startService.
+// Everything startService built, in one object. Only the composition sees it whole (index.ts,
+// components.ts, http/app.ts, routes/index.ts): routes, usecases, jobs and mail take narrow deps.
 import type { Logger } from '../shared/logger.js';
 import type { Db } from './store/db.js';
 import type { DocumentsRepo } from './store/documents-repo.js';
 import type { TemplatesRepo } from './store/templates-repo.js';
 import type { ClassifiersRepo } from './store/classifiers-repo.js';
-import type { FileStore } from './file-store.js';
+import type { FileStore } from './store/file-store.js';
 import type { Presigner } from './presign.js';
-import type { ResolvedServiceOptions } from './options.js';
+import type { ResolvedServiceOptions } from './serve-options.js';
 import type { JobsRuntime } from './jobs/jobs-runtime.js';
-import type { ExportMailer } from './export-mailer.js';
+import type { ExportMailer } from './mail/export-mailer.js';
 
 export interface Repos {
   documents: DocumentsRepo;

@@ -1,20 +1,23 @@
 // startService: opens the data dir, builds the context and the app, starts components and listens.
 import { mkdir } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
+import { createDocumentEngine } from '../engine/index.js';
 import { silentLogger } from '../shared/logger.js';
-import { buildApp } from './app.js';
 import { components, type RunningComponent } from './components.js';
 import type { ServiceContext } from './context.js';
-import { FileStore } from './file-store.js';
-import { resolveOptions, type ServiceOptions } from './options.js';
+import { FaultInjector } from './faults.js';
+import { buildApp } from './http/app.js';
+import { JobsRuntime } from './jobs/jobs-runtime.js';
+import { createExportMailer } from './mail/export-mailer.js';
 import { createPresigner, loadSecret } from './presign.js';
+import { resolveOptions, type ServiceOptions } from './serve-options.js';
 import { createClassifiersRepo } from './store/classifiers-repo.js';
 import { openDb } from './store/db.js';
 import { createDocumentsRepo } from './store/documents-repo.js';
+import { FileStore } from './store/file-store.js';
 import { createTemplatesRepo } from './store/templates-repo.js';
-import { createJobsContext, type BaseContext } from './jobs/jobs-context.js';
 
-export type { ServiceOptions } from './options.js';
+export type { ServiceOptions } from './serve-options.js';
 export type { ServiceContext } from './context.js';
 
 export interface RunningService {
@@ -31,18 +34,33 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
   const files = new FileStore(options.dataDir);
   await files.init();
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
-  const base: BaseContext = {
+  const repos = { documents: createDocumentsRepo(db), templates: createTemplatesRepo(db), classifiers: createClassifiersRepo(db) };
+  const presign = createPresigner({ secret: loadSecret(options.dataDir), baseUrl: () => publicUrl, defaultTtlSeconds: options.presignTtlSeconds });
+  const jobs = new JobsRuntime({
     db,
-    repos: { documents: createDocumentsRepo(db), templates: createTemplatesRepo(db), classifiers: createClassifiersRepo(db) },
+    ...repos,
     files,
-    presign: createPresigner({ secret: loadSecret(options.dataDir), baseUrl: () => publicUrl, defaultTtlSeconds: options.presignTtlSeconds }),
+    logger,
+    apiKeys: options.apiKeys,
+    engine: options.engine ?? createDocumentEngine({ logger, llm: options.llm }),
+    faults: new FaultInjector(options.faults),
+    concurrency: options.jobConcurrency,
+    webhooks: options.webhooks,
+    artifactUrl: (rel, ttl) => presign.url('GET', `/presigned/files/${rel}`, ttl),
+  });
+  const ctx: ServiceContext = {
+    db,
+    repos,
+    files,
+    presign,
     logger,
     options,
     get publicUrl() {
       return publicUrl;
     },
+    jobs,
+    exportMailer: createExportMailer(options.mailSmtp, logger),
   };
-  const ctx: ServiceContext = Object.assign(base, createJobsContext(base, options));
 
   const running: RunningComponent[] = [];
   const stopComponents = async () => {

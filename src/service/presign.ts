@@ -4,12 +4,11 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, writeFileSync, existsSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorCodes } from '../api/error-codes.js';
-import { ServiceError } from './errors.js';
+import { ServiceError } from './service-error.js';
 
-/** Lifetimes in seconds (documented in docs/service.md). */
+/** Lifetimes in seconds (documented in docs/service.md); storage_key URLs live --presign-ttl (serve-options.ts). */
 export const PresignTtl = {
   upload: 15 * 60,
-  storageKey: 60 * 60,
   /** The spec: export download URL valid 1 hour. */
   export: 60 * 60,
   parsedFile: 60 * 60,

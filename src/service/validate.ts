@@ -1,6 +1,6 @@
 // Edge validation: every body, query and path id goes through zod once, here; handlers get typed values.
 import { z } from 'zod';
-import { describeZodError, ServiceError } from './errors.js';
+import { describeZodError, ServiceError } from './service-error.js';
 import { ErrorCodes } from '../api/error-codes.js';
 
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query'): z.infer<S> {

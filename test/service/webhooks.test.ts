@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ServiceClient } from '../../src/api/client.js';
-import { webhookSecret } from '../../src/service/webhooks.js';
+import { webhookSecret } from '../../src/service/jobs/webhooks.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { invoicePdf, invoiceTemplate, writeFixture } from '../helpers/job-fixtures.js';
 

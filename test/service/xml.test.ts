@@ -1,7 +1,7 @@
 // The XML serializer behind Accept: application/xml (get-document here, run_parser on the jobs side).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { toXml, wantsXml } from '../../src/service/xml.js';
+import { toXml, wantsXml } from '../../src/service/http/xml.js';
 
 test('serializes objects as elements, arrays as <item>, null as nil, and escapes text', () => {
   const xml = toXml('job', { a: 'x < y & "z"', n: 3, ok: true, none: null, list: [1, { b: 'c' }], empty: {}, skipped: undefined });

@@ -12,15 +12,23 @@ import type { ClassifierConfigs, ParserConfig, TemplateSchema } from '../../api/
 import { DocumentError, type DocumentEngine } from '../../engine/index.js';
 import { isFileKind } from '../../shared/file-kind.js';
 import { specTimestamp } from '../../shared/time.js';
-import type { ServiceContext } from '../context.js';
+import type { Logger } from '../../shared/logger.js';
 import type { FaultInjector } from '../faults.js';
+import type { ClassifiersRepo } from '../store/classifiers-repo.js';
+import type { DocumentsRepo } from '../store/documents-repo.js';
+import type { FileStore } from '../store/file-store.js';
+import type { TemplatesRepo } from '../store/templates-repo.js';
 import { routeLabel } from './classifier-routing.js';
-import type { Job, JobStatus, JobStore, JobUpdate } from './job-store.js';
+import type { Job, JobStatus, JobStore, JobUpdate } from '../store/job-store.js';
 import { resolveRunOptions } from './run-options.js';
 import { writeSelectedPages } from './selected-pages.js';
 
 export interface JobRunnerDeps {
-  ctx: ServiceContext;
+  documents: DocumentsRepo;
+  templates: TemplatesRepo;
+  classifiers: ClassifiersRepo;
+  files: FileStore;
+  logger: Logger;
   store: JobStore;
   engine: DocumentEngine;
   faults: FaultInjector;
@@ -35,13 +43,12 @@ class JobFailure extends Error {}
 export const selectedPagesRel = (requestId: string, ext: string) => `parsed/${requestId}.${ext}`;
 
 export function createJobRunner(deps: JobRunnerDeps): (requestId: string, signal: AbortSignal) => Promise<void> {
-  const { ctx, store, engine, faults } = deps;
-  const { documents, templates, classifiers } = ctx.repos;
+  const { documents, templates, classifiers, files, store, engine, faults } = deps;
 
   const finish = async (requestId: string, status: JobStatus, u: JobUpdate) => {
     if (!store.get(requestId)) {
       // Deleted (DELETE /files) while running: record nothing and drop what the run wrote.
-      if (u.selected_pages_file) await ctx.files.remove(ctx.files.artifactPath(u.selected_pages_file));
+      if (u.selected_pages_file) await files.remove(files.artifactPath(u.selected_pages_file));
       return;
     }
     store.update(requestId, { ...u, status });
@@ -75,7 +82,7 @@ export function createJobRunner(deps: JobRunnerDeps): (requestId: string, signal
       if (!doc) throw new JobFailure(`document ${job.document_id} no longer exists`);
       const kind = doc.file_extension;
       if (!isFileKind(kind)) throw new JobFailure(`document ${doc.document_id} has an unsupported file type '${doc.file_extension}'`);
-      const filePath = ctx.files.documentPath(doc.document_id);
+      const filePath = files.documentPath(doc.document_id);
 
       let templateId = job.template_id;
       if (job.classifier_id) {
@@ -111,7 +118,7 @@ export function createJobRunner(deps: JobRunnerDeps): (requestId: string, signal
       const schema = JSON.parse(trow.template_schema) as TemplateSchema;
       const result = await engine.extract({ filePath, kind, fields: schema.fields, dateFormat: parserConfig.date_format, options });
       const rel = selectedPagesRel(requestId, doc.file_extension);
-      await writeSelectedPages(filePath, kind, result.pagesRead, result.numPages, ctx.files.artifactPath(rel));
+      await writeSelectedPages(filePath, kind, result.pagesRead, result.numPages, files.artifactPath(rel));
       documents.setContent(doc.document_id, result.text ?? flattenValues(result.data), specTimestamp());
       await finish(requestId, 'completed', {
         ...routed,
@@ -126,7 +133,7 @@ export function createJobRunner(deps: JobRunnerDeps): (requestId: string, signal
       if (signal.aborted && !(err instanceof JobFailure) && !(err instanceof DocumentError)) return; // closing: resumed on restart
       const failed = err instanceof JobFailure || err instanceof DocumentError;
       const message = (err as Error).message || String(err);
-      if (!failed) ctx.logger.warn({ err, requestId }, 'job ended in exception');
+      if (!failed) deps.logger.warn({ err, requestId }, 'job ended in exception');
       await finish(requestId, failed ? 'failed' : 'exception', {
         ...routed,
         user_error_msg: failed ? message : `AI processing error: ${message}`,

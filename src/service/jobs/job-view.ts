@@ -2,7 +2,7 @@
 // endpoint polls it: run_parser jobs carry response_body.result_json_data, POST /v1/extract jobs carry
 // results.data. Until a classify+extract job is routed its template_id/title/type are '' (unknown yet).
 import type { ExtractionJob } from '../../api/types.js';
-import type { Job } from './job-store.js';
+import type { Job } from '../store/job-store.js';
 
 export interface JobViewDeps {
   /** The job's document, for file_name and num_pages before the job has read it. */

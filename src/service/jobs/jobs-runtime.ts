@@ -1,25 +1,35 @@
 // The jobs side of the service in one object: store, worker pool, engine, faults and webhooks, plus
-// submit() (used by run_parser, POST /v1/extract and inbound e-mail) and view() (GET /files, webhooks).
-import type { ExtractionJob, ParserConfig } from '../../api/types.js';
+// enqueue() (usecases/submit-run.ts records a job, then queues it here) and view() (GET /files, webhooks).
+import type { ExtractionJob } from '../../api/types.js';
 import type { DocumentEngine } from '../../engine/index.js';
-import { specTimestamp } from '../../shared/time.js';
-import { accountIdForKey } from '../auth.js';
-import type { ServiceContext } from '../context.js';
+import type { Logger } from '../../shared/logger.js';
+import { accountIdForKey } from '../accounts.js';
 import type { FaultInjector } from '../faults.js';
 import { PresignTtl } from '../presign.js';
-import type { TemplateRow } from '../store/templates-repo.js';
-import { WebhookSender, webhookSecret, type WebhookOptions } from '../webhooks.js';
+import type { ClassifiersRepo } from '../store/classifiers-repo.js';
+import type { Db } from '../store/db.js';
+import type { DocumentsRepo } from '../store/documents-repo.js';
+import type { FileStore } from '../store/file-store.js';
+import { JobStore, type Job } from '../store/job-store.js';
+import type { TemplatesRepo } from '../store/templates-repo.js';
 import { createJobRunner } from './job-runner.js';
-import { JobStore, type Job, type NewJob } from './job-store.js';
 import { toExtractionJob } from './job-view.js';
-import { resolveRunOptions } from './run-options.js';
+import { WebhookSender, webhookSecret, type WebhookOptions } from './webhooks.js';
 import { WorkerPool } from './worker-pool.js';
 
-export interface JobsRuntimeOptions {
+export interface JobsRuntimeDeps {
+  db: Db;
+  documents: DocumentsRepo;
+  templates: TemplatesRepo;
+  classifiers: ClassifiersRepo;
+  files: FileStore;
+  logger: Logger;
+  /** Each account's webhook secret derives from its API key. */
+  apiKeys: string[];
   engine: DocumentEngine;
   faults: FaultInjector;
-  /** Jobs processed at once; default 2. */
-  concurrency?: number;
+  /** Jobs processed at once (--job-concurrency). */
+  concurrency: number;
   webhooks?: Partial<WebhookOptions>;
   /** Pre-signed URL of an artifact (files/artifacts/<rel>), valid ttlSeconds. */
   artifactUrl(rel: string, ttlSeconds: number): string;
@@ -37,55 +47,34 @@ export class JobsRuntime {
   private readonly pool: WorkerPool;
   private readonly secrets: Map<string, string>;
 
-  constructor(
-    private readonly ctx: ServiceContext,
-    private readonly opts: JobsRuntimeOptions,
-  ) {
-    this.store = new JobStore(ctx.db);
-    this.engine = opts.engine;
-    this.faults = opts.faults;
-    this.webhooks = new WebhookSender(ctx.logger, opts.webhooks);
-    this.secrets = new Map(ctx.options.apiKeys.map((k) => [accountIdForKey(k), webhookSecret(k)]));
-    const run = createJobRunner({ ctx, store: this.store, engine: opts.engine, faults: opts.faults, onFinished: (job) => this.notify(job) });
-    this.pool = new WorkerPool(run, ctx.logger, opts.concurrency ?? 2);
+  constructor(private readonly deps: JobsRuntimeDeps) {
+    this.store = new JobStore(deps.db);
+    this.engine = deps.engine;
+    this.faults = deps.faults;
+    this.webhooks = new WebhookSender(deps.logger, deps.webhooks);
+    this.secrets = new Map(deps.apiKeys.map((k) => [accountIdForKey(k), webhookSecret(k)]));
+    const { documents, templates, classifiers, files, logger, engine, faults } = deps;
+    const run = createJobRunner({ documents, templates, classifiers, files, logger, engine, faults, store: this.store, onFinished: (job) => this.notify(job) });
+    this.pool = new WorkerPool(run, deps.logger, deps.concurrency);
   }
 
   /** Puts jobs a crash or restart interrupted back into the queue. Call once at start. */
   resume(): number {
     const ids = this.store.requeueUnfinished();
     for (const id of ids) this.pool.enqueue(id);
-    if (ids.length) this.ctx.logger.info({ jobs: ids.length }, 'resumed unfinished jobs');
+    if (ids.length) this.deps.logger.info({ jobs: ids.length }, 'resumed unfinished jobs');
     return ids.length;
   }
 
-  /**
-   * Records a new pending job and queues it. With a known Workflow (not classify+extract) the run is
-   * added to the document's parser_runs at once, with the options merged from the Workflow.
-   */
-  submit(j: NewJob, template?: TemplateRow): Job {
-    const job = this.ctx.db.transaction(() => {
-      const inserted = this.store.insert(template ? { ...j, template_title: template.template_title, template_type: template.template_type } : j);
-      if (template && !j.classifier_id) {
-        const { recorded } = resolveRunOptions(j.params, JSON.parse(template.parser_config) as ParserConfig);
-        this.ctx.repos.documents.addParserRun({
-          document_id: j.document_id,
-          template_id: template.template_id,
-          template_title: template.template_title,
-          request_id: j.request_id,
-          params: recorded,
-          datetime: specTimestamp(),
-        });
-      }
-      return inserted;
-    })();
-    this.pool.enqueue(job.request_id);
-    return job;
+  /** Queues a recorded pending job (a no-op when it is queued already or the pool is closing). */
+  enqueue(requestId: string): void {
+    this.pool.enqueue(requestId);
   }
 
   view(job: Job): ExtractionJob {
     return toExtractionJob(job, {
-      document: (id) => this.ctx.repos.documents.get(id),
-      artifactUrl: (rel) => this.opts.artifactUrl(rel, PresignTtl.parsedFile),
+      document: (id) => this.deps.documents.get(id),
+      artifactUrl: (rel) => this.deps.artifactUrl(rel, PresignTtl.parsedFile),
     });
   }
 
@@ -104,7 +93,7 @@ export class JobsRuntime {
 
   private notify(job: Job): void {
     if (!job.template_id) return;
-    const template = this.ctx.repos.templates.get(job.template_id);
+    const template = this.deps.templates.get(job.template_id);
     const secret = this.secrets.get(job.account);
     if (!template?.webhook_url || !secret) return;
     const payload: WebhookPayload = { ...this.view(job), document_id: job.document_id, template_id: job.template_id };

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ErrorCodes } from '../../api/error-codes.js';
 import type { ParserConfig, ParserRunParams, RunParserParams } from '../../api/types.js';
 import type { EngineRunOptions } from '../../engine/index.js';
-import { badRequest, describeZodError } from '../errors.js';
+import { badRequest, describeZodError } from '../service-error.js';
 import { pageRanges, queryBool, regexString } from '../validate.js';
 
 const positiveInt = z.union([z.number(), z.string().regex(/^\d+$/, 'expected a positive integer').transform(Number)]).pipe(

@@ -6,11 +6,12 @@ import { z } from 'zod';
 import { ErrorCodes } from '../../api/error-codes.js';
 import type { Classifier, ClassifierConfigs, ClassifierList, SuccessResponse } from '../../api/types.js';
 import { specTimestamp } from '../../shared/time.js';
-import { requireOwned, type Account } from '../auth.js';
-import type { ServiceContext } from '../context.js';
-import { ServiceError } from '../errors.js';
-import { seqAfterKey } from '../paging.js';
-import { toClassifier, type ClassifierRow } from '../store/classifiers-repo.js';
+import type { Account } from '../accounts.js';
+import { ServiceError } from '../service-error.js';
+import { seqAfterKey } from '../http/paging.js';
+import { toClassifier, type ClassifiersRepo } from '../store/classifiers-repo.js';
+import type { TemplatesRepo } from '../store/templates-repo.js';
+import { requireClassifier } from '../usecases/owned-rows.js';
 import { pageRanges, parseInput, pathId, rejectUnknownKeys, uuid } from '../validate.js';
 
 export const CLASSIFIER_PAGE_SIZE = 50;
@@ -62,17 +63,18 @@ const updateBody = z.strictObject(fields, strictMsg).partial();
 
 const listQuery = z.object({ pagination_key: uuid().optional() });
 
-/** The live Classifier `id` of `account`: 404 unknown or deleted, 403 another account's. */
-export function requireClassifier(ctx: ServiceContext, account: Account, id: string): ClassifierRow {
-  return requireOwned(ctx.repos.classifiers.get(id), account, 'Classifier', id);
+export interface ClassifierRoutesDeps {
+  classifiers: ClassifiersRepo;
+  /** A Classifier's classes route to Workflows of the same account. */
+  templates: TemplatesRepo;
 }
 
 /** Every template a Classifier routes to must be a live Workflow of the same account. */
-function checkTemplateRefs(ctx: ServiceContext, account: Account, c: ClassifierConfigs): void {
+function checkTemplateRefs(deps: ClassifierRoutesDeps, account: Account, c: ClassifierConfigs): void {
   const refs: [string, string][] = c.classes.flatMap((cls, i) => (cls.template_id ? [[`classes[${i}].template_id`, cls.template_id]] : []));
   if (c.default_template_id) refs.push(['default_template_id', c.default_template_id]);
   for (const [where, id] of refs) {
-    const t = ctx.repos.templates.get(id.toLowerCase());
+    const t = deps.templates.get(id.toLowerCase());
     if (!t || t.account_id !== account.id) {
       throw new ServiceError(400, ErrorCodes.invalidRequest, `${where}: expected the template_id of a Workflow in this account, received ${id}`);
     }
@@ -87,8 +89,8 @@ function after(prev: string): string {
   return micros < 1_000_000 ? prev.slice(0, -6) + String(micros).padStart(6, '0') : specTimestamp(new Date(Date.now() + 1));
 }
 
-export function classifierRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const { classifiers } = ctx.repos;
+export function classifierRoutes(app: FastifyInstance, deps: ClassifierRoutesDeps): void {
+  const { classifiers } = deps;
 
   app.post('/v1/classifiers', async (req): Promise<Classifier> => {
     const b = parseInput(createBody, req.body, 'body');
@@ -101,7 +103,7 @@ export function classifierRoutes(app: FastifyInstance, ctx: ServiceContext): voi
       page_range: b.page_range ?? null,
       use_ocr: b.use_ocr ?? true,
     };
-    checkTemplateRefs(ctx, req.account, configs);
+    checkTemplateRefs(deps, req.account, configs);
     const id = randomUUID();
     classifiers.insert({ classifier_id: id, account_id: req.account.id, name: b.name, configs, now: specTimestamp() });
     return toClassifier(classifiers.get(id)!);
@@ -116,27 +118,27 @@ export function classifierRoutes(app: FastifyInstance, ctx: ServiceContext): voi
 
   app.get('/v1/classifiers/:classifier_id', async (req): Promise<Classifier> => {
     const id = pathId('classifier_id', (req.params as Record<string, string>).classifier_id);
-    return toClassifier(requireClassifier(ctx, req.account, id));
+    return toClassifier(requireClassifier(deps, req.account, id));
   });
 
   app.put('/v1/classifiers/:classifier_id', async (req): Promise<Classifier> => {
     const id = pathId('classifier_id', (req.params as Record<string, string>).classifier_id);
     const b = parseInput(updateBody, req.body, 'body');
-    const row = requireClassifier(ctx, req.account, id);
+    const row = requireClassifier(deps, req.account, id);
     const current = toClassifier(row);
     const { name, ...settings } = b;
     const configs: ClassifierConfigs = {
       ...current.configs,
       ...Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)),
     };
-    checkTemplateRefs(ctx, req.account, configs);
+    checkTemplateRefs(deps, req.account, configs);
     classifiers.update(id, name ?? current.name, configs, after(row.updated_at));
     return toClassifier(classifiers.get(id)!);
   });
 
   app.delete('/v1/classifiers/:classifier_id', async (req): Promise<SuccessResponse> => {
     const id = pathId('classifier_id', (req.params as Record<string, string>).classifier_id);
-    requireClassifier(ctx, req.account, id);
+    requireClassifier(deps, req.account, id);
     classifiers.delete(id, specTimestamp());
     return { success: true };
   });

@@ -7,12 +7,15 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ErrorCodes } from '../../api/error-codes.js';
 import type { ClassificationResult, ClassifierConfigs } from '../../api/types.js';
-import { DocumentError } from '../../engine/index.js';
+import { DocumentError, type DocumentEngine } from '../../engine/index.js';
 import type { FileKind } from '../../shared/file-kind.js';
-import { requireOwned, type Account } from '../auth.js';
-import type { ServiceContext } from '../context.js';
-import { requireDocument } from '../documents.js';
-import { ServiceError } from '../errors.js';
+import type { Logger } from '../../shared/logger.js';
+import type { Account } from '../accounts.js';
+import { ServiceError } from '../service-error.js';
+import type { ClassifiersRepo } from '../store/classifiers-repo.js';
+import type { DocumentsRepo } from '../store/documents-repo.js';
+import type { FileStore } from '../store/file-store.js';
+import { requireClassifier, requireDocument } from '../usecases/owned-rows.js';
 import { pageRanges, parseInput, pathId, uuid } from '../validate.js';
 
 const queryModel = z.enum(['model-4o-mini', 'model-4o'], { message: "expected 'model-4o-mini' or 'model-4o'" });
@@ -43,10 +46,18 @@ interface ClassifyCall {
   classifierId: string | null;
 }
 
-export function classifyRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+export interface ClassifyRoutesDeps {
+  documents: DocumentsRepo;
+  classifiers: ClassifiersRepo;
+  files: FileStore;
+  engine: DocumentEngine;
+  logger: Logger;
+}
+
+export function classifyRoutes(app: FastifyInstance, deps: ClassifyRoutesDeps): void {
   app.post('/v1/classify', async (req): Promise<ClassificationResult> => {
     const b = parseInput(classifyBody, req.body, 'body');
-    return classify(ctx, req.account, b.document_id.toLowerCase(), {
+    return classify(deps, req.account, b.document_id.toLowerCase(), {
       classes: b.classification_schema,
       pageRange: b.page_range,
       queryModel: b.query_model ?? 'model-4o-mini',
@@ -59,9 +70,9 @@ export function classifyRoutes(app: FastifyInstance, ctx: ServiceContext): void 
   app.post('/v1/classifiers/:classifier_id/classify', async (req): Promise<ClassificationResult> => {
     const id = pathId('classifier_id', (req.params as Record<string, string>).classifier_id);
     const b = parseInput(classifierClassifyBody, req.body, 'body');
-    const row = requireOwned(ctx.repos.classifiers.get(id), req.account, 'Classifier', id);
+    const row = requireClassifier(deps, req.account, id);
     const configs = JSON.parse(row.configs) as ClassifierConfigs;
-    return classify(ctx, req.account, b.document_id.toLowerCase(), {
+    return classify(deps, req.account, b.document_id.toLowerCase(), {
       classes: configs.classes,
       pageRange: b.page_range ?? configs.page_range ?? undefined,
       queryModel: b.query_model ?? configs.query_model,
@@ -71,8 +82,8 @@ export function classifyRoutes(app: FastifyInstance, ctx: ServiceContext): void 
   });
 }
 
-async function classify(ctx: ServiceContext, account: Account, documentId: string, call: ClassifyCall): Promise<ClassificationResult> {
-  const doc = requireDocument(ctx, account, documentId);
+async function classify(deps: ClassifyRoutesDeps, account: Account, documentId: string, call: ClassifyCall): Promise<ClassificationResult> {
+  const doc = requireDocument(deps, account, documentId);
   if (doc.content === null) {
     throw new ServiceError(
       400,
@@ -82,10 +93,9 @@ async function classify(ctx: ServiceContext, account: Account, documentId: strin
   }
   const started = performance.now();
   const base = { request_id: randomUUID(), document_id: documentId, classifier_id: call.classifierId };
-  const engine = ctx.jobs.engine;
   try {
-    const r = await engine.classify({
-      filePath: ctx.files.documentPath(documentId),
+    const r = await deps.engine.classify({
+      filePath: deps.files.documentPath(documentId),
       kind: doc.file_extension as FileKind,
       classes: call.classes.map(({ label, description }) => ({ label, description })),
       pageRange: call.pageRange,
@@ -96,7 +106,7 @@ async function classify(ctx: ServiceContext, account: Account, documentId: strin
   } catch (err) {
     // Job-level failure, reported in the result as the spec's classification request_status (not an HTTP error).
     const status = err instanceof DocumentError ? 'failed' : 'exception';
-    ctx.logger.warn({ err, documentId, status }, 'classification did not complete');
+    deps.logger.warn({ err, documentId, status }, 'classification did not complete');
     return { ...base, classification: '', confidence_scores: {}, request_status: status, credits_used: 0, num_pages: doc.num_pages, duration: seconds(started) };
   }
 }

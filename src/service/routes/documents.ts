@@ -6,14 +6,17 @@ import { z } from 'zod';
 import { ErrorCodes } from '../../api/error-codes.js';
 import type { DocumentList, UploadUrl } from '../../api/types.js';
 import { specTimestamp } from '../../shared/time.js';
-import { requireOwned } from '../auth.js';
-import type { ServiceContext } from '../context.js';
-import { requireDocument, storeDocument, inspectStoredFile, toDocumentView } from '../documents.js';
-import { MULTIPART_TOO_LARGE, ServiceError } from '../errors.js';
+import { confirmUpload } from '../usecases/confirm-upload.js';
+import { storeDocument, toDocumentView, type DocumentStoreDeps, type DocumentViewDeps } from '../usecases/documents.js';
+import { requireDocument } from '../usecases/owned-rows.js';
+import { MULTIPART_TOO_LARGE } from '../http/errors.js';
+import { ServiceError } from '../service-error.js';
 import { PresignTtl } from '../presign.js';
 import { parseInput, pathId, queryInt, uuid } from '../validate.js';
-import { sendNegotiated } from '../xml.js';
+import { sendNegotiated } from '../http/xml.js';
 import type { FastifyInstance } from 'fastify';
+
+export type DocumentRoutesDeps = DocumentStoreDeps & DocumentViewDeps;
 
 const confirmBody = z.object({
   document_id: uuid(),
@@ -33,22 +36,24 @@ const listQuery = z
 
 const uploadUrlQuery = z.object({ file_name: z.string().min(1, { message: 'expected a non-empty file name' }) });
 
-export function documentRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): void {
   app.post('/v1/documents', async (req) => {
-    if (req.isMultipart()) return uploadMultipart(ctx, req);
-    return confirmUpload(ctx, req);
+    if (req.isMultipart()) return uploadMultipart(deps, req);
+    const body = parseInput(confirmBody, req.body, 'body');
+    const row = await confirmUpload(deps, req.account, body.document_id.toLowerCase(), body.file_name);
+    return toDocumentView(deps, row, { storageKey: true });
   });
 
   app.get('/v1/documents/upload_url', async (req): Promise<UploadUrl> => {
     const q = parseInput(uploadUrlQuery, req.query, 'query');
     const documentId = randomUUID();
-    ctx.repos.documents.reserve({ document_id: documentId, account_id: req.account.id, file_name: q.file_name, now: specTimestamp() });
-    return { upload_url: ctx.presign.url('PUT', `/presigned/uploads/${documentId}`, PresignTtl.upload), document_id: documentId };
+    deps.documents.reserve({ document_id: documentId, account_id: req.account.id, file_name: q.file_name, now: specTimestamp() });
+    return { upload_url: deps.presign.url('PUT', `/presigned/uploads/${documentId}`, PresignTtl.upload), document_id: documentId };
   });
 
   app.get('/v1/documents', async (req): Promise<DocumentList> => {
     const q = parseInput(listQuery, req.query, 'query');
-    const { rows, more } = ctx.repos.documents.list({
+    const { rows, more } = deps.documents.list({
       accountId: req.account.id,
       limit: q.limit,
       after: q.document_id && q.created_at ? { document_id: q.document_id.toLowerCase(), created_at: q.created_at } : undefined,
@@ -56,19 +61,19 @@ export function documentRoutes(app: FastifyInstance, ctx: ServiceContext): void 
     });
     const last = rows.at(-1);
     return {
-      files: rows.map((r) => toDocumentView(ctx, r, { storageKey: true })),
+      files: rows.map((r) => toDocumentView(deps, r, { storageKey: true })),
       ...(more && last ? { pagination_key: { document_id: last.document_id, created_at: last.created_at } } : {}),
     };
   });
 
   app.get('/v1/documents/:document_id', async (req, reply) => {
     const id = pathId('document_id', (req.params as Record<string, string>).document_id);
-    const row = requireDocument(ctx, req.account, id);
-    return sendNegotiated(req, reply, 'document', toDocumentView(ctx, row, { storageKey: true }));
+    const row = requireDocument(deps, req.account, id);
+    return sendNegotiated(req, reply, 'document', toDocumentView(deps, row, { storageKey: true }));
   });
 }
 
-async function uploadMultipart(ctx: ServiceContext, req: FastifyRequest) {
+async function uploadMultipart(deps: DocumentRoutesDeps, req: FastifyRequest) {
   const part = await req.file();
   if (!part) throw new ServiceError(400, ErrorCodes.invalidRequest, 'file: expected a multipart part named `file`, received no file part');
   if (part.fieldname !== 'file') {
@@ -82,29 +87,11 @@ async function uploadMultipart(ctx: ServiceContext, req: FastifyRequest) {
     flush: (cb) => cb(part.file.truncated ? new ServiceError(400, ErrorCodes.fileTooLarge, MULTIPART_TOO_LARGE) : null),
   });
   part.file.on('error', (err) => guard.destroy(err));
-  const row = await storeDocument(ctx, {
+  const row = await storeDocument(deps, {
     accountId: req.account.id,
     sourceName: 'api',
     fileName: part.filename,
     source: part.file.pipe(guard),
   });
-  return toDocumentView(ctx, row, { storageKey: false });
-}
-
-async function confirmUpload(ctx: ServiceContext, req: FastifyRequest) {
-  const body = parseInput(confirmBody, req.body, 'body');
-  const id = body.document_id.toLowerCase();
-  const found = ctx.repos.documents.get(id);
-  // The spec lists no 404 for confirm: an id that was never reserved is a malformed request.
-  if (!found) throw new ServiceError(400, ErrorCodes.invalidRequest, `document_id: no upload was reserved with ${id}; call GET /v1/documents/upload_url first`);
-  const row = requireOwned(found, req.account, 'document', id);
-  if (row.state === 'ready') return toDocumentView(ctx, row, { storageKey: true });
-  const path = ctx.files.documentPath(id);
-  const size = await ctx.files.size(path);
-  if (size === null) {
-    throw new ServiceError(400, ErrorCodes.uploadMissing, `document_id: no bytes were uploaded for ${id}; PUT the file to the upload_url first, then confirm`);
-  }
-  const { kind, numPages } = await inspectStoredFile(path);
-  ctx.repos.documents.confirm({ document_id: id, file_name: body.file_name, file_extension: kind, num_pages: numPages, byte_size: size, now: specTimestamp() });
-  return toDocumentView(ctx, ctx.repos.documents.get(id)!, { storageKey: true });
+  return toDocumentView(deps, row, { storageKey: false });
 }

@@ -14,13 +14,27 @@ import { buildTable, OutputOptionsError, type OutputRecord, type TableOptions } 
 import { renderOutput } from '../../outputs/write-output.js';
 import { sheetNames, writeXlsx } from '../../outputs/xlsx.js';
 import { specTimestamp } from '../../shared/time.js';
-import { requireOwned } from '../auth.js';
-import type { ServiceContext } from '../context.js';
-import { ServiceError } from '../errors.js';
-import type { Job } from '../jobs/job-store.js';
-import { PresignTtl } from '../presign.js';
-import type { TemplateRow } from '../store/templates-repo.js';
+import type { ExportMailer } from '../mail/export-mailer.js';
+import { PresignTtl, type Presigner } from '../presign.js';
+import { ServiceError } from '../service-error.js';
+import type { DocumentsRepo } from '../store/documents-repo.js';
+import type { FileStore } from '../store/file-store.js';
+import type { Job, JobStore } from '../store/job-store.js';
+import type { TemplateRow, TemplatesRepo } from '../store/templates-repo.js';
+import { requireJob, requireTemplate } from '../usecases/owned-rows.js';
 import { parseInput, uuid } from '../validate.js';
+
+export interface ExportRoutesDeps {
+  jobStore: JobStore;
+  templates: TemplatesRepo;
+  documents: DocumentsRepo;
+  files: FileStore;
+  presign: Presigner;
+  exportMailer: ExportMailer;
+  /** Where range-export links go (--account-email); default <account id>@<inboundDomain>. */
+  accountEmail?: string;
+  inboundDomain: string;
+}
 
 const flag = z.enum(['true', 'false'], { message: "expected 'true' or 'false'" }).transform((v) => v === 'true');
 
@@ -50,27 +64,26 @@ type ExportQuery = z.infer<typeof exportQuery>;
 
 const RANGE_DAYS = { today: 0, '7_days': 7, '30_days': 30, '90_days': 90 } as const;
 
-export function exportRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+export function exportRoutes(app: FastifyInstance, deps: ExportRoutesDeps): void {
   app.get('/files/export', async (req): Promise<ExportSingleResponse | SuccessResponse> => {
     const q = parseInput(exportQuery, req.query, 'query');
     if (q.request_id) {
       const id = q.request_id.toLowerCase();
-      const found = ctx.jobs.store.get(id);
-      const job = requireOwned(found && { ...found, account_id: found.account }, req.account, 'job', id);
+      const job = requireJob(deps, req.account, id);
       if (job.status !== 'completed' || !job.template_id) {
         throw new ServiceError(400, ErrorCodes.invalidRequest, `request_id: job ${id} is ${job.status}; only completed jobs can be exported`);
       }
-      const template = ctx.repos.templates.getAny(job.template_id)!;
-      const rel = await writeExport(ctx, template, [job], q);
-      return { success: true, file_presigned_url: ctx.presign.url('GET', `/presigned/files/${rel}`, PresignTtl.export) };
+      const template = deps.templates.getAny(job.template_id)!;
+      const rel = await writeExport(deps, template, [job], q);
+      return { success: true, file_presigned_url: deps.presign.url('GET', `/presigned/files/${rel}`, PresignTtl.export) };
     }
     const templateId = q.template_id!.toLowerCase();
-    const template = requireOwned(ctx.repos.templates.get(templateId), req.account, 'Workflow', templateId);
-    const jobs = ctx.jobs.store.completedForTemplate(req.account.id, templateId, rangeStart(q.date_range!));
-    const rel = await writeExport(ctx, template, jobs, q);
-    const url = ctx.presign.url('GET', `/presigned/files/${rel}`, PresignTtl.export);
-    await ctx.exportMailer.send({
-      to: ctx.options.accountEmail ?? `${req.account.id}@${ctx.options.inboundDomain}`,
+    const template = requireTemplate(deps, req.account, templateId);
+    const jobs = deps.jobStore.completedForTemplate(req.account.id, templateId, rangeStart(q.date_range!));
+    const rel = await writeExport(deps, template, jobs, q);
+    const url = deps.presign.url('GET', `/presigned/files/${rel}`, PresignTtl.export);
+    await deps.exportMailer.send({
+      to: deps.accountEmail ?? `${req.account.id}@${deps.inboundDomain}`,
       subject: `docdrop export: ${template.template_title} (${q.date_range})`,
       text: `Your export of ${jobs.length} result(s) of "${template.template_title}" (${q.date_range}) is ready.\n\nDownload (valid 1 hour):\n${url}\n`,
       url,
@@ -87,11 +100,11 @@ function rangeStart(range: keyof typeof RANGE_DAYS): string {
 }
 
 /** Writes the export file under artifacts/exports/ and returns its relative path. */
-async function writeExport(ctx: ServiceContext, template: TemplateRow, jobs: Job[], q: ExportQuery): Promise<string> {
+async function writeExport(deps: ExportRoutesDeps, template: TemplateRow, jobs: Job[], q: ExportQuery): Promise<string> {
   const fields = (JSON.parse(template.template_schema) as TemplateSchema).fields;
   const dateFormat = (JSON.parse(template.parser_config) as ParserConfig).date_format;
   const records: OutputRecord[] = jobs.map((j) => ({
-    fileName: ctx.repos.documents.get(j.document_id)?.file_name ?? '',
+    fileName: deps.documents.get(j.document_id)?.file_name ?? '',
     requestId: j.request_id,
     data: j.result?.data ?? {},
     dateFormat,
@@ -103,7 +116,7 @@ async function writeExport(ctx: ServiceContext, template: TemplateRow, jobs: Job
     includeRequestId: q.include_request_id ?? false,
   };
   const rel = `exports/${randomUUID()}/${safeName(template.template_title)}.${q.file_format}`;
-  const dest = ctx.files.artifactPath(rel);
+  const dest = deps.files.artifactPath(rel);
   await mkdir(dirname(dest), { recursive: true });
   try {
     if (q.file_format === 'xlsx' && q.excel_format === 'multi_sheet' && q.template_id) {

@@ -1,22 +1,43 @@
-// The route plugins the app registers, in order. Each is `(app, ctx) => void`; append new ones here.
+// The route plugins the app registers, in order, each given only the deps it uses (its *RoutesDeps).
+// Append new ones here.
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context.js';
-import { documentRoutes } from './documents.js';
-import { templateRoutes } from './templates.js';
 import { classifierRoutes } from './classifiers.js';
-import { presignedRoutes } from './presigned.js';
-import { jobRoutes } from './jobs.js';
 import { classifyRoutes } from './classify.js';
+import { documentRoutes } from './documents.js';
 import { exportRoutes } from './export.js';
+import { jobRoutes } from './jobs.js';
+import { presignedRoutes } from './presigned.js';
+import { templateRoutes } from './templates.js';
 
-export type RoutePlugin = (app: FastifyInstance, ctx: ServiceContext) => void | Promise<void>;
-
-export const routes: RoutePlugin[] = [
-  documentRoutes,
-  templateRoutes,
-  classifierRoutes,
-  presignedRoutes,
-  jobRoutes,
-  classifyRoutes,
-  exportRoutes,
-];
+export async function registerRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
+  const { db, files, presign, logger, jobs, options } = ctx;
+  const { documents, templates, classifiers } = ctx.repos;
+  const jobStore = jobs.store;
+  documentRoutes(app, { documents, files, presign, presignTtlSeconds: options.presignTtlSeconds });
+  templateRoutes(app, { templates, inboundDomain: options.inboundDomain });
+  classifierRoutes(app, { classifiers, templates });
+  await presignedRoutes(app, { presign, files, documents, maxUploadBytes: options.maxUploadBytes });
+  jobRoutes(app, {
+    db,
+    documents,
+    templates,
+    classifiers,
+    files,
+    jobStore,
+    jobQueue: jobs,
+    maxUploadBytes: options.maxUploadBytes,
+    viewJob: (job) => jobs.view(job),
+  });
+  classifyRoutes(app, { documents, classifiers, files, engine: jobs.engine, logger });
+  exportRoutes(app, {
+    jobStore,
+    templates,
+    documents,
+    files,
+    presign,
+    exportMailer: ctx.exportMailer,
+    accountEmail: options.accountEmail,
+    inboundDomain: options.inboundDomain,
+  });
+}

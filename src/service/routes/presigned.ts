@@ -7,9 +7,10 @@ import { extname } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCodes } from '../../api/error-codes.js';
 import { isFileKind, kindOfFileName, mimeTypeOf } from '../../shared/file-kind.js';
-import type { ServiceContext } from '../context.js';
-import { ServiceError } from '../errors.js';
-import { FileTooLargeError } from '../file-store.js';
+import type { Presigner } from '../presign.js';
+import { ServiceError } from '../service-error.js';
+import type { DocumentsRepo } from '../store/documents-repo.js';
+import { FileTooLargeError, type FileStore } from '../store/file-store.js';
 import { pathId } from '../validate.js';
 
 /** Exports; page selections are documents, typed by src/shared/file-kind.ts. */
@@ -25,15 +26,23 @@ function artifactType(path: string): string {
   return kind ? mimeTypeOf(kind) : (EXPORT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream');
 }
 
-function verify(ctx: ServiceContext, req: FastifyRequest): void {
+export interface PresignedRoutesDeps {
+  presign: Presigner;
+  files: FileStore;
+  documents: DocumentsRepo;
+  /** Cap of the pre-signed PUT (--max-upload-mb). */
+  maxUploadBytes: number;
+}
+
+function verify(deps: PresignedRoutesDeps, req: FastifyRequest): void {
   // HEAD is fastify's automatic twin of GET: a GET URL must answer it too.
-  ctx.presign.verify(req.method === 'HEAD' ? 'GET' : req.method, req.url.split('?')[0], req.query as Record<string, unknown>);
+  deps.presign.verify(req.method === 'HEAD' ? 'GET' : req.method, req.url.split('?')[0], req.query as Record<string, unknown>);
 }
 
 const gone = (what: string) => new ServiceError(404, ErrorCodes.notFound, `${what} no longer exists`);
 
-async function sendFile(ctx: ServiceContext, reply: FastifyReply, path: string, type: string, downloadName: string) {
-  const size = await ctx.files.size(path);
+async function sendFile(deps: PresignedRoutesDeps, reply: FastifyReply, path: string, type: string, downloadName: string) {
+  const size = await deps.files.size(path);
   if (size === null) throw gone('the file behind this URL');
   return reply
     .type(type)
@@ -42,22 +51,22 @@ async function sendFile(ctx: ServiceContext, reply: FastifyReply, path: string, 
     .send(createReadStream(path));
 }
 
-export async function presignedRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
+export async function presignedRoutes(app: FastifyInstance, deps: PresignedRoutesDeps): Promise<void> {
   await app.register(async (scope) => {
     // The PUT takes raw bytes of any (or no) Content-Type; the handler streams req.raw to disk.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
     scope.put('/presigned/uploads/:document_id', async (req) => {
-      verify(ctx, req);
+      verify(deps, req);
       const id = pathId('document_id', (req.params as Record<string, string>).document_id);
-      const row = ctx.repos.documents.get(id);
+      const row = deps.documents.get(id);
       if (!row) throw gone(`document ${id}`);
       if (row.state !== 'reserved') {
         throw new ServiceError(400, ErrorCodes.invalidRequest, `document ${id} is already confirmed; request a new upload_url for a new file`);
       }
       try {
-        const bytes = await ctx.files.save(ctx.files.documentPath(id), req.raw, ctx.options.maxUploadBytes);
+        const bytes = await deps.files.save(deps.files.documentPath(id), req.raw, deps.maxUploadBytes);
         return { success: true, message: `received ${bytes} bytes; confirm with POST /v1/documents {document_id, file_name}` };
       } catch (err) {
         if (err instanceof FileTooLargeError) {
@@ -69,22 +78,22 @@ export async function presignedRoutes(app: FastifyInstance, ctx: ServiceContext)
   });
 
   app.get('/presigned/documents/:document_id/:file_name', async (req, reply) => {
-    verify(ctx, req);
+    verify(deps, req);
     const id = pathId('document_id', (req.params as Record<string, string>).document_id);
-    const row = ctx.repos.documents.get(id);
+    const row = deps.documents.get(id);
     if (!row || row.state !== 'ready') throw gone(`document ${id}`);
-    return sendFile(ctx, reply, ctx.files.documentPath(id), isFileKind(row.file_extension) ? mimeTypeOf(row.file_extension) : 'application/octet-stream', row.file_name);
+    return sendFile(deps, reply, deps.files.documentPath(id), isFileKind(row.file_extension) ? mimeTypeOf(row.file_extension) : 'application/octet-stream', row.file_name);
   });
 
   app.get('/presigned/files/*', async (req, reply) => {
-    verify(ctx, req);
+    verify(deps, req);
     const rel = decodeURIComponent((req.params as Record<string, string>)['*']);
     let path: string;
     try {
-      path = ctx.files.artifactPath(rel);
+      path = deps.files.artifactPath(rel);
     } catch {
       throw new ServiceError(400, ErrorCodes.invalidRequest, 'path: expected a file under the artifact store');
     }
-    return sendFile(ctx, reply, path, artifactType(path), rel.split('/').at(-1) ?? rel);
+    return sendFile(deps, reply, path, artifactType(path), rel.split('/').at(-1) ?? rel);
   });
 }

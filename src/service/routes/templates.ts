@@ -5,11 +5,10 @@ import { z } from 'zod';
 import { ErrorCodes } from '../../api/error-codes.js';
 import type { SuccessResponse, TemplateList, Workflow } from '../../api/types.js';
 import { specTimestamp } from '../../shared/time.js';
-import { requireOwned, type Account } from '../auth.js';
-import type { ServiceContext } from '../context.js';
-import { ServiceError } from '../errors.js';
-import { seqAfterKey } from '../paging.js';
-import { toWorkflow, type TemplateRow } from '../store/templates-repo.js';
+import { ServiceError } from '../service-error.js';
+import { seqAfterKey } from '../http/paging.js';
+import { toWorkflow, type TemplatesRepo } from '../store/templates-repo.js';
+import { requireTemplate } from '../usecases/owned-rows.js';
 import { createTemplateBody, defaultParserConfig, mergeParserConfig, updateTemplateBody, workflowEmail } from '../template-config.js';
 import { parseInput, pathId, queryInt, uuid } from '../validate.js';
 
@@ -20,13 +19,14 @@ const listQuery = z.object({
   pagination_key: uuid().optional(),
 });
 
-/** The live Workflow `id` of `account`: 404 unknown or deleted, 403 another account's. */
-export function requireTemplate(ctx: ServiceContext, account: Account, id: string): TemplateRow {
-  return requireOwned(ctx.repos.templates.get(id), account, 'Workflow', id);
+export interface TemplateRoutesDeps {
+  templates: TemplatesRepo;
+  /** Domain of each Workflow's email_id (--inbound-domain). */
+  inboundDomain: string;
 }
 
-export function templateRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const { templates } = ctx.repos;
+export function templateRoutes(app: FastifyInstance, deps: TemplateRoutesDeps): void {
+  const { templates } = deps;
 
   app.post('/v1/templates', async (req): Promise<Workflow> => {
     const body = parseInput(createTemplateBody, req.body, 'body');
@@ -41,7 +41,7 @@ export function templateRoutes(app: FastifyInstance, ctx: ServiceContext): void 
       template_type: body.template_type,
       template_category: 'other',
       template_schema: body.template_schema,
-      email_id: workflowEmail(body.template_title, id, ctx.options.inboundDomain),
+      email_id: workflowEmail(body.template_title, id, deps.inboundDomain),
       webhook_url: body.webhook_url ?? null,
       parser_config: mergeParserConfig(defaultParserConfig(), body.parser_config),
       now: specTimestamp(),
@@ -58,13 +58,13 @@ export function templateRoutes(app: FastifyInstance, ctx: ServiceContext): void 
 
   app.get('/v1/templates/:template_id', async (req): Promise<Workflow> => {
     const id = pathId('template_id', (req.params as Record<string, string>).template_id);
-    return toWorkflow(requireTemplate(ctx, req.account, id));
+    return toWorkflow(requireTemplate(deps, req.account, id));
   });
 
   app.put('/v1/templates/:template_id', async (req): Promise<Workflow> => {
     const id = pathId('template_id', (req.params as Record<string, string>).template_id);
     const body = parseInput(updateTemplateBody, req.body, 'body');
-    const current = toWorkflow(requireTemplate(ctx, req.account, id));
+    const current = toWorkflow(requireTemplate(deps, req.account, id));
     templates.update(
       id,
       {
@@ -80,7 +80,7 @@ export function templateRoutes(app: FastifyInstance, ctx: ServiceContext): void 
 
   app.delete('/v1/templates/:template_id', async (req): Promise<SuccessResponse> => {
     const id = pathId('template_id', (req.params as Record<string, string>).template_id);
-    requireTemplate(ctx, req.account, id);
+    requireTemplate(deps, req.account, id);
     templates.delete(id, specTimestamp());
     return { success: true };
   });

@@ -71,7 +71,7 @@ export const migrations: Migration[] = [
     `,
   },
   {
-    // src/service/jobs/job-store.ts: one row per request_id; params/result/confidence_scores are JSON.
+    // src/service/store/job-store.ts: one row per request_id; params/result/confidence_scores are JSON.
     name: 'jobs',
     sql: `
       CREATE TABLE jobs (

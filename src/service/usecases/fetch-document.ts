@@ -3,15 +3,14 @@
 import { Readable } from 'node:stream';
 import { fetch } from 'undici';
 import { ErrorCodes } from '../../api/error-codes.js';
-import type { ServiceContext } from '../context.js';
-import { storeDocument } from '../documents.js';
-import { ServiceError } from '../errors.js';
-import { FileTooLargeError } from '../file-store.js';
+import { storeDocument, type DocumentStoreDeps } from './documents.js';
+import { ServiceError } from '../service-error.js';
+import { FileTooLargeError } from '../store/file-store.js';
 import type { DocumentRow } from '../store/documents-repo.js';
 
 const FETCH_TIMEOUT_MS = 30_000;
 
-export async function fetchDocument(ctx: ServiceContext, accountId: string, url: string): Promise<DocumentRow> {
+export async function fetchDocument(deps: DocumentStoreDeps & { maxUploadBytes: number }, accountId: string, url: string): Promise<DocumentRow> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -21,7 +20,7 @@ export async function fetchDocument(ctx: ServiceContext, accountId: string, url:
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new ServiceError(400, ErrorCodes.invalidRequest, `url: expected an http or https URL, received a ${parsed.protocol} URL`);
   }
-  const cap = ctx.options.maxUploadBytes;
+  const cap = deps.maxUploadBytes;
   let res;
   try {
     res = await fetch(parsed, { redirect: 'follow', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
@@ -38,7 +37,7 @@ export async function fetchDocument(ctx: ServiceContext, accountId: string, url:
     throw new ServiceError(400, ErrorCodes.fileTooLarge, `url: the file is ${declared} bytes, more than the ${cap} bytes this service accepts`);
   }
   try {
-    return await storeDocument(ctx, {
+    return await storeDocument(deps, {
       accountId,
       sourceName: 'api',
       fileName: fileNameOf(res.headers.get('content-disposition'), parsed),

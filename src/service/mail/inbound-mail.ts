@@ -4,16 +4,19 @@
 // parse_email_attachments (default true), and the text body rendered to a PDF when parse_email_body.
 // Unknown recipients are refused at RCPT TO (550); a message that yields no document is refused at DATA.
 // No AUTH or TLS: bind it to loopback or a trusted network.
-import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
-import type { ParserConfig } from '../api/types.js';
-import type { ServiceContext } from './context.js';
-import { storeDocument } from './documents.js';
-import { ServiceError } from './errors.js';
+import type { ParserConfig } from '../../api/types.js';
+import type { Logger } from '../../shared/logger.js';
+import { ServiceError } from '../service-error.js';
+import type { TemplateRow, TemplatesRepo } from '../store/templates-repo.js';
+import { storeDocument, type DocumentStoreDeps } from '../usecases/documents.js';
+import { submitRun, type SubmitRunDeps } from '../usecases/submit-run.js';
 import { textToPdf } from './mail-body-pdf.js';
-import type { TemplateRow } from './store/templates-repo.js';
+
+/** Recipient lookup, and what storing a document and submitting a run need (the usecases the API uses). */
+export type InboundMailDeps = DocumentStoreDeps & SubmitRunDeps & { templates: TemplatesRepo; logger: Logger };
 
 export interface InboundMailOptions {
   port: number;
@@ -36,7 +39,7 @@ class SmtpReply extends Error {
   }
 }
 
-export async function startInboundMail(ctx: ServiceContext, opts: InboundMailOptions): Promise<InboundMail> {
+export async function startInboundMail(deps: InboundMailDeps, opts: InboundMailOptions): Promise<InboundMail> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
@@ -44,20 +47,20 @@ export async function startInboundMail(ctx: ServiceContext, opts: InboundMailOpt
     banner: 'docdrop inbound',
     logger: false,
     onRcptTo(address, _session, cb) {
-      if (ctx.repos.templates.getByEmail(address.address)) return cb();
+      if (deps.templates.getByEmail(address.address)) return cb();
       cb(new SmtpReply(550, `5.1.1 <${address.address}>: no Workflow has this address`));
     },
     onData(stream, session, cb) {
       simpleParser(stream)
-        .then((mail) => receive(ctx, session, mail))
+        .then((mail) => receive(deps, session, mail))
         .then((n) => (n > 0 ? cb() : cb(new SmtpReply(550, '5.7.1 nothing to process: no PDF/JPEG/PNG/TIFF attachment, and no Workflow parses e-mail bodies'))))
         .catch((err: unknown) => {
-          ctx.logger.error({ err }, 'inbound e-mail failed');
+          deps.logger.error({ err }, 'inbound e-mail failed');
           cb(new SmtpReply(451, '4.3.0 temporary failure storing the message; try again later'));
         });
     },
   });
-  server.on('error', (err) => ctx.logger.warn({ err }, 'SMTP listener error'));
+  server.on('error', (err) => deps.logger.warn({ err }, 'SMTP listener error'));
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
     server.listen(opts.port, opts.host, () => {
@@ -67,38 +70,36 @@ export async function startInboundMail(ctx: ServiceContext, opts: InboundMailOpt
   });
   const addr = server.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
-  ctx.logger.info({ host: opts.host, port }, 'inbound SMTP listening');
+  deps.logger.info({ host: opts.host, port }, 'inbound SMTP listening');
   return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** Stores documents and submits runs for every recipient Workflow; returns how many runs started. */
-async function receive(ctx: ServiceContext, session: SMTPServerSession, mail: ParsedMail): Promise<number> {
+async function receive(deps: InboundMailDeps, session: SMTPServerSession, mail: ParsedMail): Promise<number> {
   let runs = 0;
   for (const rcpt of session.envelope.rcptTo) {
-    const template = ctx.repos.templates.getByEmail(rcpt.address);
+    const template = deps.templates.getByEmail(rcpt.address);
     if (!template) continue; // deleted between RCPT and DATA
-    for (const doc of await documentsFor(ctx, template, mail)) {
-      ctx.jobs.submit(
-        { request_id: randomUUID(), account: template.account_id, document_id: doc, template_id: template.template_id, classifier_id: null, submitted_via: 'run_parser', params: {} },
-        template,
-      );
+    for (const doc of await documentsFor(deps, template, mail)) {
+      // A run of the recipient Workflow with its own options, as run_parser without query options.
+      submitRun(deps, { account: { id: template.account_id }, documentId: doc, via: 'run_parser', target: { template, classifierId: null }, params: {} });
       runs++;
     }
   }
   return runs;
 }
 
-async function documentsFor(ctx: ServiceContext, template: TemplateRow, mail: ParsedMail): Promise<string[]> {
+async function documentsFor(deps: InboundMailDeps, template: TemplateRow, mail: ParsedMail): Promise<string[]> {
   const cfg = JSON.parse(template.parser_config) as ParserConfig;
   const ids: string[] = [];
   const store = async (fileName: string, bytes: Uint8Array) => {
     try {
-      const row = await storeDocument(ctx, { accountId: template.account_id, sourceName: 'email', fileName, source: Readable.from([Buffer.from(bytes)]) });
+      const row = await storeDocument(deps, { accountId: template.account_id, sourceName: 'email', fileName, source: Readable.from([Buffer.from(bytes)]) });
       ids.push(row.document_id);
     } catch (err) {
       // An attachment of another type (a signature image in GIF, a .docx) is skipped, not fatal.
       if (!(err instanceof ServiceError)) throw err;
-      ctx.logger.info({ fileName, reason: err.message }, 'inbound e-mail attachment skipped');
+      deps.logger.info({ fileName, reason: err.message }, 'inbound e-mail attachment skipped');
     }
   };
   if (cfg.parse_email_attachments !== false) {

@@ -1,20 +1,32 @@
-// Documents as the API sees them: storing uploads (type from content, pages counted), the wire view
-// with a pre-signed storage_key, and the ownership check every document route starts with.
+// Documents as the API sees them: storing uploads (type from content, pages counted) for every way in,
+// and the wire view with a pre-signed storage_key.
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { ErrorCodes } from '../api/error-codes.js';
-import type { Document } from '../api/types.js';
-import { countPages } from '../engine/index.js';
-import { detectFileKind, type FileKind } from '../shared/file-kind.js';
-import { specTimestamp } from '../shared/time.js';
-import { requireOwned, type Account } from './auth.js';
-import type { ServiceContext } from './context.js';
-import { ServiceError } from './errors.js';
-import type { DocumentRow } from './store/documents-repo.js';
-import { PresignTtl } from './presign.js';
+import { ErrorCodes } from '../../api/error-codes.js';
+import type { Document } from '../../api/types.js';
+import { countPages } from '../../engine/index.js';
+import { detectFileKind, type FileKind } from '../../shared/file-kind.js';
+import { specTimestamp } from '../../shared/time.js';
+import { ServiceError } from '../service-error.js';
+import type { DocumentRow, DocumentsRepo } from '../store/documents-repo.js';
+import type { FileStore } from '../store/file-store.js';
+import type { Presigner } from '../presign.js';
 
 export const ACCEPTED_FORMATS = 'PDF, JPEG, PNG or TIFF';
+
+/** What storing a document needs: the stored bytes and the documents table. */
+export interface DocumentStoreDeps {
+  files: FileStore;
+  documents: DocumentsRepo;
+}
+
+export interface DocumentViewDeps {
+  documents: DocumentsRepo;
+  presign: Presigner;
+  /** Lifetime of storage_key URLs (--presign-ttl). */
+  presignTtlSeconds: number;
+}
 
 /** Checks stored bytes: returns kind and page count, or throws 400 unsupported_file_type. */
 export async function inspectStoredFile(path: string): Promise<{ kind: FileKind; numPages: number }> {
@@ -40,15 +52,15 @@ export async function inspectStoredFile(path: string): Promise<{ kind: FileKind;
  * The caller enforces any size limit on the stream; nothing is recorded when the bytes are rejected.
  */
 export async function storeDocument(
-  ctx: ServiceContext,
+  deps: DocumentStoreDeps,
   d: { accountId: string; sourceName: string; fileName: string; source: Readable; maxBytes?: number },
 ): Promise<DocumentRow> {
   const documentId = randomUUID();
-  const path = ctx.files.documentPath(documentId);
-  const bytes = await ctx.files.save(path, d.source, d.maxBytes);
+  const path = deps.files.documentPath(documentId);
+  const bytes = await deps.files.save(path, d.source, d.maxBytes);
   try {
     const { kind, numPages } = await inspectStoredFile(path);
-    ctx.repos.documents.create({
+    deps.documents.create({
       document_id: documentId,
       account_id: d.accountId,
       source_name: d.sourceName,
@@ -59,33 +71,27 @@ export async function storeDocument(
       now: specTimestamp(),
     });
   } catch (err) {
-    await ctx.files.remove(path);
+    await deps.files.remove(path);
     throw err;
   }
-  return ctx.repos.documents.get(documentId)!;
+  return deps.documents.get(documentId)!;
 }
 
-/** The ready document `id` of `account`: 404 when unknown (or only reserved), 403 when another account's. */
-export function requireDocument(ctx: ServiceContext, account: Account, id: string): DocumentRow {
-  const row = ctx.repos.documents.get(id);
-  return requireOwned(row?.state === 'ready' ? row : undefined, account, 'document', id);
+export function storageKeyUrl(deps: DocumentViewDeps, row: DocumentRow): string {
+  return deps.presign.url('GET', `/presigned/documents/${row.document_id}/${encodeURIComponent(row.file_name)}`, deps.presignTtlSeconds);
 }
 
-export function storageKeyUrl(ctx: ServiceContext, row: DocumentRow): string {
-  return ctx.presign.url('GET', `/presigned/documents/${row.document_id}/${encodeURIComponent(row.file_name)}`, ctx.options.presignTtlSeconds ?? PresignTtl.storageKey);
-}
-
-export function toDocumentView(ctx: ServiceContext, row: DocumentRow, opts: { storageKey: boolean }): Document {
+export function toDocumentView(deps: DocumentViewDeps, row: DocumentRow, opts: { storageKey: boolean }): Document {
   return {
     document_id: row.document_id,
     user_id: row.account_id,
     source_name: row.source_name,
-    ...(opts.storageKey ? { storage_key: storageKeyUrl(ctx, row) } : {}),
+    ...(opts.storageKey ? { storage_key: storageKeyUrl(deps, row) } : {}),
     file_name: row.file_name,
     file_extension: row.file_extension,
     num_pages: row.num_pages,
     meta_tags: JSON.parse(row.meta_tags) as Record<string, unknown>,
-    parser_runs: ctx.repos.documents.parserRuns(row.document_id),
+    parser_runs: deps.documents.parserRuns(row.document_id),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -1,7 +1,7 @@
 // Sends the range-export download link to the account's address (spec Events 3) through nodemailer.
 // Without SMTP settings the link is written to the service log instead, at warn level, saying so.
 import nodemailer from 'nodemailer';
-import type { Logger } from '../shared/logger.js';
+import type { Logger } from '../../shared/logger.js';
 
 export interface SmtpSettings {
   host: string;

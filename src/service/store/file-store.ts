@@ -7,7 +7,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { inFolder } from '../shared/in-folder.js';
+import { inFolder } from '../../shared/in-folder.js';
 
 export class FileTooLargeError extends Error {
   override readonly name = 'FileTooLargeError';

@@ -1,7 +1,7 @@
 // String pagination keys of the Workflow and Classifier lists: the key is the last id of the previous
 // page; rows are read in creation order after that row's sequence number.
-import { ErrorCodes } from '../api/error-codes.js';
-import { ServiceError } from './errors.js';
+import { ErrorCodes } from '../../api/error-codes.js';
+import { ServiceError } from '../service-error.js';
 
 /** Sequence number to read after; 0 without a key. Unknown keys or keys of other accounts are 400. */
 export function seqAfterKey(

@@ -3,8 +3,8 @@
 // and 429. Deliveries run detached from the worker pool: a slow or dead receiver never holds a job slot.
 import { createHmac, randomUUID } from 'node:crypto';
 import { request } from 'undici';
-import type { Logger } from '../shared/logger.js';
-import { sleep } from '../shared/time.js';
+import type { Logger } from '../../shared/logger.js';
+import { sleep } from '../../shared/time.js';
 
 export interface WebhookOptions {
   /** Attempts per delivery, the first included. */

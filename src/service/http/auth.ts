@@ -1,23 +1,15 @@
-// Accounts are API keys: each configured key is its own account, with an id derived from the key
-// (sha256 prefix) so it is stable across restarts and the key itself is never stored or logged.
+// The x-api-key check on every route outside /presigned/: the key names the account (accounts.ts).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ErrorCodes } from '../api/error-codes.js';
-import { ServiceError } from './errors.js';
-
-export interface Account {
-  id: string;
-}
+import { ErrorCodes } from '../../api/error-codes.js';
+import { accountIdForKey, type Account } from '../accounts.js';
+import { ServiceError } from '../service-error.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the auth hook on every route outside /presigned/. */
     account: Account;
   }
-}
-
-export function accountIdForKey(key: string): string {
-  return 'acct_' + createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
 export function createKeyring(keys: string[]): (key: string) => Account | null {
@@ -44,11 +36,4 @@ export function installAuth(app: FastifyInstance, keys: string[]): void {
     if (!account) throw new ServiceError(401, ErrorCodes.unauthorized, 'x-api-key header: the key is not valid for this service');
     req.account = account;
   });
-}
-
-/** 404 for unknown rows, 403 for rows of another account; returns the row otherwise. */
-export function requireOwned<T extends { account_id: string }>(row: T | undefined, account: Account, what: string, id: string): T {
-  if (!row) throw new ServiceError(404, ErrorCodes.notFound, `${what} ${id} does not exist`);
-  if (row.account_id !== account.id) throw new ServiceError(403, ErrorCodes.forbidden, `${what} ${id} belongs to another account`);
-  return row;
 }

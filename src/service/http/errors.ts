@@ -1,38 +1,10 @@
-// The service's one error type and the fastify error handler that turns every failure (ours, zod's,
-// fastify's, multipart's) into the spec's Error body { success: false, error, message }.
+// The fastify error handler: turns every failure (ServiceError, zod's, fastify's, multipart's) into the
+// spec's Error body { success: false, error, message } with its HTTP status.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ErrorCodes, type ErrorCode } from '../api/error-codes.js';
-import type { ErrorBody } from '../api/types.js';
-
-export class ServiceError extends Error {
-  override readonly name = 'ServiceError';
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    /** Extra response headers, e.g. Retry-After on 429. */
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
-
-export const badRequest = (message: string, code: ErrorCode = ErrorCodes.invalidRequest) =>
-  new ServiceError(400, code, message);
-
-/** "field: message" for every zod issue, so the caller learns which field, what was expected and what was sent. */
-export function describeZodError(err: z.ZodError, where = ''): string {
-  return err.issues
-    .map((i) => {
-      const path = i.path.reduce<string>(
-        (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)),
-        '',
-      );
-      return `${where}${path || '(body)'}: ${i.message}`;
-    })
-    .join('; ');
-}
+import { ErrorCodes, type ErrorCode } from '../../api/error-codes.js';
+import type { ErrorBody } from '../../api/types.js';
+import { describeZodError, ServiceError } from '../service-error.js';
 
 const MULTIPART_LIMIT_CODES = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT', 'FST_FIELDS_LIMIT']);
 

@@ -1,11 +1,11 @@
 // The fastify app: error handling, auth, multipart and the route plugins. No listening here.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
-import type { ServiceContext } from './context.js';
+import type { ServiceContext } from '../context.js';
 import { installErrorHandling } from './errors.js';
 import { installAuth } from './auth.js';
-import { routes } from './routes/index.js';
-import { MULTIPART_MAX_BYTES } from './options.js';
+import { registerRoutes } from '../routes/index.js';
+import { MULTIPART_MAX_BYTES } from '../serve-options.js';
 
 export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
   const app = Fastify({
@@ -25,6 +25,6 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
     limits: { fileSize: MULTIPART_MAX_BYTES, files: 1, fields: 20, parts: 25 },
     throwFileSizeLimit: true,
   });
-  for (const plugin of routes) await plugin(app, ctx);
+  await registerRoutes(app, ctx);
   return app;
 }
