@@ -17,8 +17,9 @@ import { moveToFailed } from '../../inputs/disposition.js';
 import { sha256File } from '../../inputs/inspect-file.js';
 import type { Ledger, MailKey } from '../../ledger/ledger.js';
 import type { Logger } from '../../../shared/logger.js';
+import { backoffDelayMs } from '../../../shared/backoff.js';
 import { sanitiseFileName } from '../../../shared/safe-paths.js';
-import { sleep } from '../../../shared/time.js';
+import { sleep } from '../../../shared/scheduler.js';
 
 export interface MailIntakeOptions {
   mailbox: MailboxConfig;
@@ -196,13 +197,14 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
   };
 
   const loop = async () => {
-    let delay = opts.reconnectMinMs ?? 1000;
+    const reconnect = { initialMs: opts.reconnectMinMs ?? 1000, maxMs: 60_000 };
+    let retriesInRow = 0;
     while (!stopper.signal.aborted) {
       let client: ImapFlow | null = null;
       try {
         client = await connect();
         log.info({ host: mb.host, folder: mb.folder }, 'mailbox connected');
-        delay = opts.reconnectMinMs ?? 1000;
+        retriesInRow = 0;
         while (!stopper.signal.aborted && client.usable) {
           const waiting = checks;
           checks = [];
@@ -225,9 +227,9 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
         }
       } catch (err) {
         if (stopper.signal.aborted) break;
+        const delay = backoffDelayMs(retriesInRow++, reconnect);
         log.warn({ err: describeError(err), retryInMs: delay }, 'mailbox unavailable; retrying');
         await sleep(delay, stopper.signal).catch(() => undefined);
-        delay = Math.min(delay * 2, 60_000);
       } finally {
         const c = client;
         await c?.logout().catch(() => c.close());
