@@ -31,7 +31,7 @@ export interface PipelineOptions {
   rules: ReadonlyMap<string, PipelineRule>;
   queues: StepQueues;
   polling: PollingPolicy;
-  /** Backoff of retried calls (429, 5xx, network) and of local steps that failed (disk full...); a Retry-After is its floor. */
+  /** Backoff of retried calls (429, 5xx, network) and of local steps that failed (disk full...). */
   retry?: BackoffPolicy;
   /** Local steps (output write, move) that fail this many times in a row fail the input. */
   maxLocalAttempts?: number;
