@@ -68,13 +68,3 @@ export class ApiError extends Error implements Classifiable {
     return new DocdropError(code, this.detail, { retryAfterMs: this.retryAfterMs, context: { status: this.status, code: this.code }, cause: this });
   }
 }
-
-/** Parses Retry-After (delay in seconds, or an HTTP date) into milliseconds from `now`. */
-export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (v === undefined || v.trim() === '') return undefined;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(v)) return Math.round(Number(v) * 1000);
-  const at = Date.parse(v);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - now);
-}

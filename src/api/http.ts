@@ -7,8 +7,9 @@ import { rename, rm, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { request, errors as undiciErrors, type Dispatcher, type FormData } from 'undici';
-import { sleep as defaultSleep } from '../shared/time.js';
-import { ApiError, ClientErrorCodes, parseRetryAfter } from './api-error.js';
+import { parseRetryAfter, retryDelayMs } from '../shared/backoff.js';
+import { sleep as defaultSleep } from '../shared/scheduler.js';
+import { ApiError, ClientErrorCodes } from './api-error.js';
 
 export type Limiter = <T>(fn: () => Promise<T>) => Promise<T>;
 
@@ -141,16 +142,10 @@ export class HttpClient {
       } catch (err) {
         if (!(err instanceof ApiError) || err.failureClass === 'permanent' || policy === false || attempt >= policy.retries) throw err;
         if (err.retryAfterMs !== undefined && err.retryAfterMs > policy.maxRetryAfterMs) throw err;
-        await this.#sleep(this.#delay(attempt, err.retryAfterMs, policy), req.signal);
+        const backoff = { initialMs: policy.minDelayMs, maxMs: policy.maxDelayMs, jitter: 'full' } as const;
+        await this.#sleep(retryDelayMs(attempt, backoff, err.retryAfterMs, this.#random), req.signal);
       }
     }
-  }
-
-  /** Full-jitter exponential backoff; a Retry-After is a floor, never shortened by jitter. */
-  #delay(attempt: number, retryAfterMs: number | undefined, policy: Required<RetryOptions>): number {
-    const ceiling = Math.min(policy.maxDelayMs, policy.minDelayMs * 2 ** attempt);
-    const backoff = policy.minDelayMs + this.#random() * Math.max(0, ceiling - policy.minDelayMs);
-    return Math.max(backoff, retryAfterMs ?? 0);
   }
 
   async #attempt<R>(

@@ -1,7 +1,8 @@
 // One-shot polling of a job until it finishes (e.g. `docdrop process`); the daemon has its own
 // scheduler. Follows the spec's guidance: never faster than once a second, exponential backoff from
 // 1 s capped at 15 s, give up after a couple of minutes.
-import { sleep as defaultSleep } from '../shared/time.js';
+import { backoffDelayMs } from '../shared/backoff.js';
+import { sleep as defaultSleep } from '../shared/scheduler.js';
 import { ApiError, ClientErrorCodes } from './api-error.js';
 import type { ServiceClient } from './client.js';
 import { isFinal, normaliseStatus } from './job-status.js';
@@ -49,8 +50,7 @@ export async function waitForJob(
       });
     }
     // Jitter of +-20% spreads pollers started together; the floor keeps us at most once a second.
-    const base = Math.min(maxMs, initialMs * 2 ** attempt);
-    const delay = Math.max(MIN_INTERVAL_MS, base * (0.8 + 0.4 * random()));
+    const delay = Math.max(MIN_INTERVAL_MS, backoffDelayMs(attempt, { initialMs, maxMs, jitter: { low: 0.8, high: 1.2 } }, random));
     // The last wait is cut short so one final poll happens right at the deadline.
     await sleep(Math.max(MIN_INTERVAL_MS, Math.min(delay, remaining)), signal);
   }

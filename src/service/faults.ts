@@ -5,7 +5,7 @@
 // a client can always fetch what a job produced. With a seed, the sequence of decisions is repeatable.
 import type { FastifyInstance } from 'fastify';
 import { ErrorCodes } from '../api/error-codes.js';
-import { sleep } from '../shared/time.js';
+import { sleep } from '../shared/scheduler.js';
 
 /** Milliseconds: a fixed value or an inclusive [min, max] range drawn uniformly. */
 export type MsRange = number | [number, number];

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import PQueue from 'p-queue';
-import { ApiError, parseRetryAfter } from '../../src/api/api-error.js';
+import { ApiError } from '../../src/api/api-error.js';
 import { ServiceClient } from '../../src/api/client.js';
 import { sendError, sendJson, startServer, type RecordingServer } from './recording-server.js';
 
@@ -232,16 +232,5 @@ describe('limiter and onRequest', () => {
     } finally {
       await server.close();
     }
-  });
-});
-
-describe('parseRetryAfter', () => {
-  test('reads delay seconds and HTTP dates', () => {
-    assert.equal(parseRetryAfter('3'), 3000);
-    const now = Date.parse('2026-01-01T00:00:00Z');
-    assert.equal(parseRetryAfter('Thu, 01 Jan 2026 00:00:05 GMT', now), 5000);
-    assert.equal(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now), 0);
-    assert.equal(parseRetryAfter('soon'), undefined);
-    assert.equal(parseRetryAfter(undefined), undefined);
   });
 });

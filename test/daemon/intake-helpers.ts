@@ -53,6 +53,7 @@ export async function startHarness(
     rescanIntervalMs: opts.rescanIntervalMs ?? 60_000,
     folderCheckMs: opts.folderCheckMs ?? 50,
     watch: opts.watch,
+    scheduler: opts.scheduler,
     onFile: async (rule, file) => {
       files.push({ rule: rule.name, file });
       await opts.onFile?.(rule, file);

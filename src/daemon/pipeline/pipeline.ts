@@ -9,8 +9,9 @@ import type { Logger } from '../../shared/logger.js';
 import { classifyError } from '../../shared/errors.js';
 import type { InputRecord, InputResult, InputState, Ledger } from '../ledger/ledger.js';
 import { FINAL_STATES } from '../ledger/ledger.js';
+import { backoffDelayMs, retryDelayMs, type BackoffPolicy, type Jitter } from '../../shared/backoff.js';
+import { realScheduler, type Cancel, type Scheduler } from '../../shared/scheduler.js';
 import type { DispositionPort, FailureInfo, FileInspector, OutputsPort, PipelineApi, PipelineRule } from './ports.js';
-import { backoffDelayMs, retryDelayMs, type BackoffPolicy } from './poller-backoff.js';
 import type { StepQueues } from './rate-limit.js';
 
 export interface PollingPolicy {
@@ -40,7 +41,8 @@ export interface PipelineOptions {
   tickMs?: number;
   /** Upper bound of inputs held in memory queues at once. */
   maxInFlight?: number;
-  now?: () => number;
+  /** Clock and timers; a VirtualScheduler in tests. */
+  scheduler?: Scheduler;
 }
 
 const STEP_PRIORITY: Record<InputState, number> = {
@@ -55,34 +57,39 @@ const STEP_PRIORITY: Record<InputState, number> = {
   duplicate: 0,
 };
 
+/** +-20%: inputs submitted together do not poll in lock-step. */
+const JITTER: Jitter = { low: 0.8, high: 1.2 };
+
 /** Waits up to this long are held in memory; longer ones come back through the ledger's due list. */
 const HOLD_MAX_MS = 60_000;
 
 const API_STATES: ReadonlySet<InputState> = new Set(['queued', 'uploaded', 'submitted', 'timed_out']);
 
 export class Pipeline {
-  private readonly o: Required<Omit<PipelineOptions, 'retry'>> & { retry: BackoffPolicy };
+  private readonly o: Required<Omit<PipelineOptions, 'retry' | 'scheduler'>> & { retry: BackoffPolicy; now: () => number };
+  private readonly scheduler: Scheduler;
   private readonly inFlight = new Set<number>();
   private readonly accepting = new Set<string>();
-  private readonly recheckTimers = new Map<string, NodeJS.Timeout>();
+  private readonly recheckTimers = new Map<string, Cancel>();
   /** When each polled input was submitted (give_up_after_s is measured from it); filled from the ledger after a restart. */
   private readonly submittedAt = new Map<number, number>();
-  private tickTimer: NodeJS.Timeout | null = null;
+  private tickTimer: Cancel | null = null;
   /** Timers of inputs waiting in memory for their next step (see dispatchLater). */
-  private readonly waiting = new Set<NodeJS.Timeout>();
+  private readonly waiting = new Set<Cancel>();
   private ticking: Promise<void> | null = null;
   private stopping = false;
 
   constructor(options: PipelineOptions) {
+    this.scheduler = options.scheduler ?? realScheduler;
     this.o = {
-      retry: { initialMs: options.polling.initialMs, maxMs: Math.max(options.polling.maxMs, 60_000) },
+      retry: { initialMs: options.polling.initialMs, maxMs: Math.max(options.polling.maxMs, 60_000), jitter: JITTER },
       maxLocalAttempts: 5,
       maxApiAttempts: Number.POSITIVE_INFINITY,
       // The due list only catches what is not held in memory: inputs resumed after a restart, long waits,
       // changes by `docdrop retry`. Next steps and poll backoffs are dispatched directly.
       tickMs: 1000,
       maxInFlight: 2000,
-      now: Date.now,
+      now: () => this.scheduler.now(),
       ...options,
     } as Pipeline['o'];
   }
@@ -95,11 +102,11 @@ export class Pipeline {
   /** Stops taking work; steps already running finish (their outcome is committed), queued ones stay resumable. */
   async stop(): Promise<void> {
     this.stopping = true;
-    if (this.tickTimer) clearTimeout(this.tickTimer);
+    this.tickTimer?.();
     this.tickTimer = null;
-    for (const t of this.waiting) clearTimeout(t);
+    for (const cancel of this.waiting) cancel();
     this.waiting.clear();
-    for (const t of this.recheckTimers.values()) clearTimeout(t);
+    for (const cancel of this.recheckTimers.values()) cancel();
     this.recheckTimers.clear();
     const { upload, poll, local } = this.o.queues;
     for (const q of [upload, poll, local]) q.clear();
@@ -171,31 +178,28 @@ export class Pipeline {
   private recheckLater(ruleName: string, path: string): void {
     if (this.stopping) return;
     const key = `${ruleName}\0${path}`;
-    const prev = this.recheckTimers.get(key);
-    if (prev) clearTimeout(prev);
-    const t = setTimeout(() => {
+    this.recheckTimers.get(key)?.();
+    const cancel = this.scheduler.schedule(2000, () => {
       this.recheckTimers.delete(key);
       void this.accept(ruleName, path);
-    }, 2000);
-    t.unref();
-    this.recheckTimers.set(key, t);
+    });
+    this.recheckTimers.set(key, cancel);
   }
 
   private clearRecheck(ruleName: string, path: string): void {
     const key = `${ruleName}\0${path}`;
-    const t = this.recheckTimers.get(key);
-    if (t) clearTimeout(t);
+    this.recheckTimers.get(key)?.();
     this.recheckTimers.delete(key);
   }
 
   private scheduleTick(delay: number): void {
     if (this.stopping) return;
-    this.tickTimer = setTimeout(() => {
+    this.tickTimer = this.scheduler.schedule(delay, () => {
       this.ticking = this.tick().finally(() => {
         this.ticking = null;
         this.scheduleTick(this.o.tickMs);
       });
-    }, delay);
+    });
   }
 
   private async tick(): Promise<void> {
@@ -238,12 +242,12 @@ export class Pipeline {
   private dispatchLater(record: InputRecord, wait: number): void {
     if (this.stopping) return;
     this.inFlight.add(record.id);
-    const t = setTimeout(() => {
-      this.waiting.delete(t);
+    const cancel = this.scheduler.schedule(wait, () => {
+      this.waiting.delete(cancel);
       this.inFlight.delete(record.id);
       this.dispatch(record);
-    }, wait);
-    this.waiting.add(t);
+    });
+    this.waiting.add(cancel);
   }
 
   private queueFor(state: InputState) {
@@ -345,7 +349,7 @@ export class Pipeline {
       });
     }
     const attempts = r.attempts + 1;
-    const delay = backoffDelayMs(attempts, { initialMs: polling.initialMs, maxMs: polling.maxMs });
+    const delay = backoffDelayMs(attempts, { initialMs: polling.initialMs, maxMs: polling.maxMs, jitter: JITTER });
     return ledger.recordAttempt(r.id, { attempts, nextAttemptAt: now + delay });
   }
 

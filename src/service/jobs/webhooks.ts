@@ -3,8 +3,9 @@
 // and 429. Deliveries run detached from the worker pool: a slow or dead receiver never holds a job slot.
 import { createHmac, randomUUID } from 'node:crypto';
 import { request } from 'undici';
+import { backoffDelayMs, parseRetryAfter } from '../../shared/backoff.js';
 import type { Logger } from '../../shared/logger.js';
-import { sleep } from '../../shared/time.js';
+import { sleep } from '../../shared/scheduler.js';
 
 export interface WebhookOptions {
   /** Attempts per delivery, the first included. */
@@ -108,8 +109,9 @@ export class WebhookSender {
         reason = (err as Error).message;
       }
       if (attempt === this.opts.maxAttempts) break;
-      const backoff = Math.min(this.opts.maxDelayMs, this.opts.baseDelayMs * 2 ** (attempt - 1));
-      const delay = Math.min(this.opts.maxDelayMs, retryAfterMs ?? backoff * (1 + Math.random() * 0.25));
+      // A receiver's Retry-After is honoured as asked, within maxDelayMs (docs/webhooks.md).
+      const backoff = { initialMs: this.opts.baseDelayMs, maxMs: this.opts.maxDelayMs, jitter: { low: 1, high: 1.25 } };
+      const delay = Math.min(this.opts.maxDelayMs, retryAfterMs ?? backoffDelayMs(attempt - 1, backoff));
       this.logger.info({ url, deliveryId, attempt, reason, delayMs: Math.round(delay) }, 'webhook attempt failed; retrying');
       try {
         await sleep(delay, this.stop.signal);
@@ -120,13 +122,4 @@ export class WebhookSender {
     this.logger.warn({ url, deliveryId, reason }, 'webhook delivery abandoned');
     return { delivered: false, attempts, reason };
   }
-}
-
-function parseRetryAfter(value: string | string[] | undefined): number | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (!v) return undefined;
-  const secs = Number(v);
-  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }

@@ -4,6 +4,7 @@
 // pipeline runs before upload.
 import { watch as chokidarWatch } from 'chokidar';
 import type { Logger } from '../../../shared/logger.js';
+import { every, realScheduler, type Scheduler } from '../../../shared/scheduler.js';
 import type { RuleConfig } from '../../config/config.js';
 import { NativeFolderWatcher } from './native-watch.js';
 import { RuleIntake, type IntakeFile, type WatchFactory } from './rule-watcher.js';
@@ -21,8 +22,8 @@ export interface IntakeOptions {
   rescanIntervalMs: number;
   /** How often each watched folder's presence (and device) is checked. Default 2000 ms. */
   folderCheckMs?: number;
-  /** Milliseconds clock for the stability window. */
-  clock?: () => number;
+  /** Clock and timers of the stability window, presence checks and rescans; a VirtualScheduler in tests. */
+  scheduler?: Scheduler;
   /** Native watcher, or chokidar's when polling; replaceable so tests can inject watcher errors (e.g. ENOSPC). */
   watch?: WatchFactory;
 }
@@ -38,13 +39,14 @@ export interface Intake {
 
 export async function startIntake(rules: readonly RuleConfig[], opts: IntakeOptions): Promise<Intake> {
   let warnedWatchLimit = false;
+  const scheduler = opts.scheduler ?? realScheduler;
   const intakes = rules.map(
     (rule) =>
       new RuleIntake(rule, {
         logger: opts.logger,
         onFile: opts.onFile,
         ignorePaths: opts.ignorePaths,
-        clock: opts.clock ?? Date.now,
+        scheduler,
         watch: opts.watch ?? defaultWatch,
         onWatchLimit: (r, err) => {
           const fields = { rule: r.name, folder: r.watch, code: err.code };
@@ -59,8 +61,8 @@ export async function startIntake(rules: readonly RuleConfig[], opts: IntakeOpti
       }),
   );
   await Promise.all(intakes.map((i) => i.checkPresence()));
-  const presence = setInterval(() => intakes.forEach((i) => void i.checkPresence()), opts.folderCheckMs ?? 2000);
-  const rescan = setInterval(() => intakes.forEach((i) => void i.rescan()), opts.rescanIntervalMs);
+  const stopPresence = every(scheduler, opts.folderCheckMs ?? 2000, () => intakes.forEach((i) => void i.checkPresence()));
+  const stopRescan = every(scheduler, opts.rescanIntervalMs, () => intakes.forEach((i) => void i.rescan()));
   const byName = new Map(intakes.map((i) => [i.rule.name, i]));
   let stopping: Promise<void> | null = null;
   return {
@@ -72,8 +74,8 @@ export async function startIntake(rules: readonly RuleConfig[], opts: IntakeOpti
     },
     stop() {
       stopping ??= (async () => {
-        clearInterval(presence);
-        clearInterval(rescan);
+        stopPresence();
+        stopRescan();
         await Promise.all(intakes.map((i) => i.stop()));
       })();
       return stopping;

@@ -7,6 +7,7 @@ import { lstat, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import type { ChokidarOptions } from 'chokidar';
 import type { Logger } from '../../../shared/logger.js';
+import type { Scheduler } from '../../../shared/scheduler.js';
 import type { RuleConfig } from '../../config/config.js';
 import { createPathFilter, type PathFilter } from './filter.js';
 import { NativeFolderWatcher, type FolderWatcher } from './native-watch.js';
@@ -26,7 +27,7 @@ export interface RuleIntakeOptions {
   logger: Logger;
   onFile: (rule: RuleConfig, file: IntakeFile) => Promise<void> | void;
   ignorePaths: readonly string[];
-  clock: () => number;
+  scheduler: Scheduler;
   watch: WatchFactory;
   /** Called once when the first watcher of the process runs out of inotify watches. */
   onWatchLimit: (rule: RuleConfig, err: NodeJS.ErrnoException) => void;
@@ -65,7 +66,7 @@ export class RuleIntake {
     this.filter = createPathFilter(this.root, rule, opts.ignorePaths);
     this.tracker = new StabilityTracker({
       stableMs: rule.stable_ms,
-      now: opts.clock,
+      scheduler: opts.scheduler,
       onStable: (path, st) => this.stable(path, st),
     });
   }

@@ -2,13 +2,14 @@
 // stable_ms. Watcher events and scan hits only ask for a check ("invalidations"); stat is the truth.
 import { stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
+import type { Cancel, Scheduler } from '../../../shared/scheduler.js';
 
 interface Pending {
   size: number;
   mtimeMs: number;
   /** When this size+mtime was first seen. */
   since: number;
-  timer: NodeJS.Timeout | null;
+  timer: Cancel | null;
   checking: boolean;
 }
 
@@ -19,7 +20,7 @@ export class StabilityTracker {
   constructor(
     private readonly opts: {
       stableMs: number;
-      now: () => number;
+      scheduler: Scheduler;
       onStable: (path: string, stats: Stats) => void;
     },
   ) {}
@@ -38,13 +39,13 @@ export class StabilityTracker {
 
   forget(path: string): void {
     const p = this.pending.get(path);
-    if (p?.timer) clearTimeout(p.timer);
+    p?.timer?.();
     this.pending.delete(path);
   }
 
   stop(): void {
     this.stopped = true;
-    for (const p of this.pending.values()) if (p.timer) clearTimeout(p.timer);
+    for (const p of this.pending.values()) p.timer?.();
     this.pending.clear();
   }
 
@@ -66,7 +67,7 @@ export class StabilityTracker {
       this.forget(path);
       return;
     }
-    const now = this.opts.now();
+    const now = this.opts.scheduler.now();
     if (!p || p.size !== st.size || p.mtimeMs !== st.mtimeMs) {
       p = { size: st.size, mtimeMs: st.mtimeMs, since: now, timer: null, checking: false };
       this.pending.set(path, p);
@@ -78,6 +79,6 @@ export class StabilityTracker {
       this.opts.onStable(path, st);
       return;
     }
-    p.timer = setTimeout(() => void this.check(path), Math.max(wait, 1));
+    p.timer = this.opts.scheduler.schedule(Math.max(wait, 1), () => void this.check(path));
   }
 }

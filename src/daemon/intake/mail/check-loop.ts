@@ -2,7 +2,8 @@
 // or when asked (checkNow); reconnects with growing delays when the connection fails, until stopped.
 import type { ImapFlow } from 'imapflow';
 import type { Logger } from '../../../shared/logger.js';
-import { sleep } from '../../../shared/time.js';
+import { backoffDelayMs } from '../../../shared/backoff.js';
+import { sleep } from '../../../shared/scheduler.js';
 import { describeImapError } from './imap-connection.js';
 
 export interface CheckLoopOptions {
@@ -64,18 +65,19 @@ export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
   };
 
   const loop = async () => {
-    let delay = o.reconnectMinMs;
+    const reconnect = { initialMs: o.reconnectMinMs, maxMs: 60_000 };
+    let retriesInRow = 0;
     while (!stopper.signal.aborted) {
       let client: ImapFlow | null = null;
       try {
         client = await o.connect(onNewMail);
-        delay = o.reconnectMinMs;
+        retriesInRow = 0;
         await checkWhileUsable(client);
       } catch (err) {
         if (stopper.signal.aborted) break;
+        const delay = backoffDelayMs(retriesInRow++, reconnect);
         o.log.warn({ err: describeImapError(err), retryInMs: delay }, 'mailbox unavailable; retrying');
         await sleep(delay, stopper.signal).catch(() => undefined);
-        delay = Math.min(delay * 2, 60_000);
       } finally {
         const c = client;
         await c?.logout().catch(() => c.close());

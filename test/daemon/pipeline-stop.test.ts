@@ -1,0 +1,73 @@
+// The pipeline on virtual time: stop() cancels every timer it holds (the scheduler tick, a poll's backoff
+// kept in memory, the recheck of an incomplete file). Real service, real SQLite ledger, real folders.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ServiceClient } from '../../src/api/client.js';
+import { openSqliteLedger } from '../../src/daemon/ledger/sqlite-ledger.js';
+import { createDisposition, createFileInspector, createPipelineApi } from '../../src/daemon/pipeline/adapters.js';
+import { createOutputsWriter } from '../../src/daemon/pipeline/outputs-writer.js';
+import { Pipeline } from '../../src/daemon/pipeline/pipeline.js';
+import { createStepQueues } from '../../src/daemon/pipeline/rate-limit.js';
+import { resolveTargets } from '../../src/daemon/pipeline/resolve-targets.js';
+import { silentLogger } from '../../src/shared/logger.js';
+import { VirtualScheduler } from '../../src/shared/scheduler.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { configYaml, invoiceTemplate, numberedInvoice, tempTree, waitFor, writeConfig } from './pipeline-fixtures.js';
+
+let svc: TestService;
+before(async () => {
+  svc = await startTestService();
+  await new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0]! }).createTemplate(invoiceTemplate('Invoices'));
+});
+after(() => svc.close());
+
+test('stop() leaves no timer behind: tick, poll backoff and the recheck of an incomplete file are all cancelled', { timeout: 60_000 }, async () => {
+  const tree = await tempTree();
+  const { config } = await writeConfig(tree.root, configYaml({ root: tree.root, baseUrl: svc.url, apiKey: svc.keys[0]! }));
+  const rule = config.rules[0]!;
+  await mkdir(rule.watch, { recursive: true });
+  const client = new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0]! });
+  const targets = await resolveTargets([{ name: rule.name, workflow: 'Invoices' }], client);
+  const ledger = await openSqliteLedger(config.state.path);
+  // Virtual time starts at the real time, as the ledger stamps rows with the real clock.
+  const scheduler = new VirtualScheduler(Date.now());
+  const pipeline = new Pipeline({
+    ledger,
+    api: createPipelineApi(client, config.service.submit, new Map([[rule.name, rule.options]])),
+    outputs: createOutputsWriter(new Map([[rule.name, rule.output]])),
+    disposition: createDisposition(new Map([[rule.name, rule]])),
+    files: createFileInspector(),
+    rules: new Map([[rule.name, { name: rule.name, target: targets.get(rule.name)!, duplicates: rule.duplicates, afterSuccess: rule.after.success }]]),
+    queues: createStepQueues({ uploadConcurrency: 2, pollConcurrency: 2 }),
+    // The first poll comes 10 s after submitting: a wait the pipeline holds in memory.
+    polling: { initialMs: 10_000, maxMs: 30_000, giveUpAfterMs: 600_000, slowRecheckMs: 600_000 },
+    logger: silentLogger,
+    scheduler,
+  });
+  try {
+    pipeline.start();
+    await scheduler.advance(0); // the first tick runs and arms the next one
+
+    const complete = join(rule.watch, 'a.pdf');
+    await writeFile(complete, await numberedInvoice(1));
+    const record = await pipeline.accept(rule.name, complete);
+    assert.ok(record);
+
+    // A PDF whose end is not written yet (no %%EOF): checked again later.
+    const pdf = await numberedInvoice(2);
+    const partial = join(rule.watch, 'b.pdf');
+    await writeFile(partial, pdf.subarray(0, pdf.lastIndexOf('%%EOF')));
+    assert.equal(await pipeline.accept(rule.name, partial), null);
+
+    await waitFor('a.pdf submitted', async () => (await ledger.get(record.id))!.state === 'submitted');
+    await scheduler.whenPending(3); // next tick, a.pdf's first poll, b.pdf's recheck
+    assert.equal(scheduler.pendingTimers, 3);
+  } finally {
+    await pipeline.stop();
+    await ledger.close();
+    await tree.cleanup();
+  }
+  assert.equal(scheduler.pendingTimers, 0);
+});
