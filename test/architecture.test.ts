@@ -45,3 +45,13 @@ test('the rules catch a forbidden folder import and a type-only cycle', async (t
   assert.ok(found.some((v) => v.startsWith('engine-on-contract: src/engine/reader.ts -> src/service/handler.ts')), found.join('\n'));
   assert.ok(found.some((v) => v.startsWith('no-cycle: src/daemon/ledger/a.ts')), found.join('\n'));
 });
+
+test('docs/architecture.md names every folder of src/', async () => {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const doc = await readFile(join(REPO, 'docs/architecture.md'), 'utf8');
+  const folders = (await readdir(join(REPO, 'src'), { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isDirectory())
+    .map((e) => join(e.parentPath, e.name).slice(join(REPO, 'src').length + 1));
+  const missing = folders.filter((f) => !doc.includes(`src/${f}/`) && !doc.includes(`\`${f.split('/').at(-1)}/\``));
+  assert.deepEqual(missing, []);
+});

@@ -1,5 +1,5 @@
 // Schema of service.db. Numbered and append-only: never edit a shipped entry, add a new one.
-// (The jobs tables are appended by src/service/jobs; the number is the array position + 1.)
+// Every table, the jobs tables included, is created here; the number is the array position + 1.
 export interface Migration {
   name: string;
   sql: string;
