@@ -14,6 +14,7 @@ import { openLedger, type LedgerStore } from './ledger/open-ledger.js';
 import { createOutputsWriter } from './pipeline/outputs-writer.js';
 import { Pipeline, type PollingPolicy } from './pipeline/pipeline.js';
 import { createDisposition, createFileInspector, createPipelineApi } from './pipeline/adapters.js';
+import { incompleteWaitMs } from './inputs/inspect-file.js';
 import type { PipelineRule } from './pipeline/ports.js';
 import { createRequestLimiter, createStepQueues } from './pipeline/rate-limit.js';
 import { resolveTargets, type ResolvedTarget } from './pipeline/resolve-targets.js';
@@ -82,7 +83,10 @@ export function buildPipeline(
   polling?: Partial<PollingPolicy>,
 ): Pipeline {
   const rules = new Map<string, PipelineRule>(
-    config.rules.map((r) => [r.name, { name: r.name, target: targets.get(r.name)!, duplicates: r.duplicates, afterSuccess: r.after.success }]),
+    config.rules.map((r) => [
+      r.name,
+      { name: r.name, target: targets.get(r.name)!, duplicates: r.duplicates, afterSuccess: r.after.success, incompleteWaitMs: incompleteWaitMs(r.stable_ms) },
+    ]),
   );
   const p = config.service.polling;
   return new Pipeline({

@@ -14,6 +14,7 @@ export const DOCDROP_ERRORS = {
   // An input
   unsupported_file_type: 'permanent',
   input_vanished: 'permanent',
+  empty_file: 'permanent',
   // The service
   api_error: 'permanent',
   api_rate_limited: 'rate_limited',

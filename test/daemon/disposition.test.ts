@@ -1,7 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { copyFile, link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ async function setup(afterDirs: Partial<DispositionRule['after']> = {}) {
   await mkdir(join(dir, 'in'), { recursive: true });
   const rule: DispositionRule = {
     name: 'invoices',
+    watch: join(dir, 'in'),
     after: {
       success: 'move',
       processed_dir: join(dir, 'processed/{rule}/{date}'),
@@ -139,8 +140,8 @@ test('moving never leaves an empty placeholder behind when the source vanishes m
 test('returns null when the input is gone and nowhere at its destination; deleting twice is fine', async () => {
   const { rule, drop } = await setup();
   const input = await drop('gone.pdf', 'x');
-  await deleteInput(input);
-  await deleteInput(input);
+  await deleteInput(rule, input);
+  await deleteInput(rule, input);
   assert.equal(existsSync(input.path), false);
   assert.equal(await moveToProcessed(rule, input, when), null);
   assert.equal(await moveToFailed(rule, input, { message: 'x' }, when), null);
@@ -158,4 +159,43 @@ test('moves across file systems (copy, fsync, unlink)', { skip: !existsSync('/de
   } finally {
     await rm(shm, { recursive: true, force: true });
   }
+});
+
+test('a file replaced under the input\'s name (renamed over, or rewritten in place) is another input: no disposal moves or deletes it', async () => {
+  const { dir, rule, drop } = await setup();
+  const input = await drop('scan.pdf', 'first version');
+  // Renamed over: a new file with other bytes takes the name.
+  await writeFile(join(dir, 'in', '.scan.tmp'), 'second version, longer');
+  await rename(join(dir, 'in', '.scan.tmp'), input.path);
+  assert.equal(await moveToProcessed(rule, input, when), null);
+  assert.equal(await moveToFailed(rule, input, { message: 'x' }, when), null);
+  assert.equal(await deleteInput(rule, input), null);
+  // Rewritten in place with the same size: only the hash tells.
+  await writeFile(input.path, 'FIRST VERSION');
+  assert.equal(await moveToProcessed(rule, input, when), null);
+  assert.equal(await deleteInput({ ...rule, after: { ...rule.after, success: 'delete' } }, input), null);
+  assert.equal(await readFile(input.path, 'utf8'), 'FIRST VERSION');
+  assert.equal(existsSync(join(dir, 'processed')), false);
+  assert.equal(existsSync(join(dir, 'failed')), false);
+});
+
+test('a file reached through a symlink below the watched folder is left where it is: never moved, deleted or noted beside', async () => {
+  const { dir, rule } = await setup();
+  const outside = join(dir, 'elsewhere');
+  await mkdir(outside, { recursive: true });
+  await writeFile(join(outside, 'a.pdf'), 'outside a');
+  await writeFile(join(outside, 'b.pdf'), 'outside b');
+  await symlink(outside, join(dir, 'in', 'linked-dir'));
+  await symlink(join(outside, 'b.pdf'), join(dir, 'in', 'linked-file.pdf'));
+  const input = (name: string, content: string) => ({ path: name, size: content.length, sha256: createHash('sha256').update(content).digest('hex') });
+  const viaDir = input(join(dir, 'in', 'linked-dir', 'a.pdf'), 'outside a');
+  const viaFile = input(join(dir, 'in', 'linked-file.pdf'), 'outside b');
+  assert.equal(await moveToProcessed(rule, viaDir, when), viaDir.path);
+  assert.equal(await moveToFailed(rule, viaDir, { message: 'x' }, when), viaDir.path);
+  assert.equal(await moveDuplicate(rule, viaDir, { id: 1, path: 'x', createdAt: 0 } as InputRecord, when), viaDir.path);
+  assert.equal(await deleteInput(rule, viaDir), viaDir.path);
+  assert.equal(await moveToProcessed(rule, viaFile, when), viaFile.path);
+  assert.deepEqual((await readdir(outside)).sort(), ['a.pdf', 'b.pdf']);
+  assert.deepEqual((await readdir(join(dir, 'in'))).sort(), ['linked-dir', 'linked-file.pdf']);
+  for (const d of ['processed', 'failed', 'dup']) assert.equal(existsSync(join(dir, d)), false);
 });

@@ -76,3 +76,40 @@ test('sha256File streams the file and returns the hex digest', async () => {
   const p = await fixture('big.bin', bytes);
   assert.equal(await sha256File(p), createHash('sha256').update(bytes).digest('hex'));
 });
+
+test('valid files with bytes after their end are complete: a PDF with 3 KB after %%EOF, a JPEG with a motion-photo trailer', async () => {
+  const doc = await pdf();
+  const junk = Buffer.alloc(3000, 0x41);
+  const padded = await inspectFile(await fixture('trailing.pdf', Buffer.concat([doc, junk])));
+  assert.equal(padded?.complete, true);
+  assert.equal(padded?.sha256, sha(Buffer.concat([doc, junk])));
+  const jpeg = await image('jpeg');
+  const video = Buffer.concat([Buffer.from('\0\0\0\x18ftypmp42'), Buffer.alloc(1024 * 1024 + 5000, 0x55)]); // over 1 MiB: streamed
+  assert.equal((await inspectFile(await fixture('motion.jpg', Buffer.concat([jpeg, video]))))?.complete, true);
+  assert.equal((await inspectFile(await fixture('motion-small.jpg', Buffer.concat([jpeg, video.subarray(0, 4000)]))))?.complete, true);
+});
+
+test('a JPEG cut short is incomplete even when its EXIF thumbnail has an end marker of its own', async () => {
+  const thumb = await image('jpeg');
+  const photo = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#335577' } })
+    .jpeg()
+    .withExif({ IFD0: { ImageDescription: 'x'.repeat(10) } })
+    .toBuffer();
+  // An APP1 segment carrying a whole JPEG (with its FF D9) right after SOI, then the photo cut short.
+  const app1Body = Buffer.concat([Buffer.from('Exif\0\0'), thumb]);
+  const app1 = Buffer.concat([Buffer.from([0xff, 0xe1]), Buffer.from([(app1Body.length + 2) >> 8, (app1Body.length + 2) & 0xff]), app1Body]);
+  const withThumb = Buffer.concat([photo.subarray(0, 2), app1, photo.subarray(2)]);
+  assert.equal((await inspectFile(await fixture('thumb-whole.jpg', withThumb)))?.complete, true);
+  assert.equal((await inspectFile(await fixture('thumb-cut.jpg', withThumb.subarray(0, withThumb.length - 200))))?.complete, false);
+});
+
+test('a PDF with objects after its last %%EOF (a linearized PDF cut after its first part) is not complete', async () => {
+  const doc = await pdf();
+  const cut = Buffer.concat([doc, Buffer.from('\n5 0 obj\n<< /Type /Page >>\nendobj\n')]);
+  assert.equal((await inspectFile(await fixture('update.pdf', cut)))?.complete, false);
+});
+
+test('an empty file is not complete (a scanner creates it, then writes), and it has no kind', async () => {
+  const empty = await inspectFile(await fixture('empty.pdf', Buffer.alloc(0)));
+  assert.deepEqual({ ...empty, mtimeMs: 0 }, { size: 0, mtimeMs: 0, kind: null, complete: false, sha256: null });
+});

@@ -3,7 +3,10 @@
 // ledger did not get to record the result, the rerun finds the file already at its destination (same
 // size and sha256 under the name or one of its " (n)" variants) and returns that path instead of moving
 // or copying anything again.
-import { stat, unlink } from 'node:fs/promises';
+// Two things are never touched: a file reached through a symlink below the watched folder (it may lie
+// outside every configured folder: it is read in place and left there), and a file replaced under the
+// input's name since it was taken (other bytes are another input: size and sha256 are checked again).
+import { lstat, stat, unlink } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { atomicWriteFile } from '../../shared/atomic-write.js';
@@ -14,7 +17,7 @@ import type { RuleConfig } from '../config/config.js';
 import { sha256File } from './inspect-file.js';
 import type { InputRecord } from '../ledger/ledger.js';
 
-export type DispositionRule = Pick<RuleConfig, 'name' | 'after'>;
+export type DispositionRule = Pick<RuleConfig, 'name' | 'watch' | 'after'>;
 export type DispositionInput = Pick<InputRecord, 'path' | 'size' | 'sha256'> & Partial<Pick<InputRecord, 'id' | 'createdAt'>>;
 
 export interface FailureReason {
@@ -28,8 +31,12 @@ export interface FailureReason {
   document_id?: string | null;
 }
 
-/** Moves a processed input to after.processed_dir ({rule}, {date} = `when`). Returns its new path, or null if it is gone. */
-export function moveToProcessed(rule: DispositionRule, input: DispositionInput, when: Date): Promise<string | null> {
+/**
+ * Moves a processed input to after.processed_dir ({rule}, {date} = `when`). Returns its new path, its own
+ * path when it is left in place (reached through a symlink), or null if it is gone (or replaced).
+ */
+export async function moveToProcessed(rule: DispositionRule, input: DispositionInput, when: Date): Promise<string | null> {
+  if (await reachedThroughLink(rule, input.path)) return input.path;
   return moveOnce(input, folder(rule.after.processed_dir, rule, when));
 }
 
@@ -40,6 +47,7 @@ export async function moveToFailed(
   reason: FailureReason,
   when: Date = new Date(),
 ): Promise<string | null> {
+  if (await reachedThroughLink(rule, input.path)) return input.path; // the ledger keeps the reason
   return moveWithNote(input, folder(rule.after.failed_dir, rule, when), '.error.json', {
     file: path.basename(input.path),
     original_path: input.path,
@@ -64,6 +72,7 @@ export async function moveDuplicate(
   original: InputRecord,
   when: Date = new Date(),
 ): Promise<string | null> {
+  if (await reachedThroughLink(rule, input.path)) return input.path;
   return moveWithNote(input, folder(rule.after.duplicates_dir, rule, when), '.duplicate.json', {
     file: path.basename(input.path),
     original_path: input.path,
@@ -83,13 +92,45 @@ export async function moveDuplicate(
   });
 }
 
-/** Deletes the input; a file already gone counts as deleted. */
-export async function deleteInput(input: Pick<InputRecord, 'path'>): Promise<void> {
+/**
+ * Deletes the input; a file already gone (or replaced by other content) counts as deleted. Returns its
+ * own path when it is left in place (reached through a symlink), else null.
+ */
+export async function deleteInput(rule: DispositionRule, input: DispositionInput): Promise<string | null> {
+  if (await reachedThroughLink(rule, input.path)) return input.path;
+  const source = await stat(input.path).catch(() => null);
+  if (source && (await sameInput(input, source))) await unlinkIfThere(input.path);
+  return null;
+}
+
+async function unlinkIfThere(file: string): Promise<void> {
   try {
-    await unlink(input.path);
+    await unlink(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
+}
+
+/**
+ * Whether the file now at the input's path still holds the input's bytes: same size and sha256. A rename
+ * over it or a rewrite in place makes it another input, which this one's disposal must not move. (An mtime
+ * changed alone, a `touch`, is no new content: the hash decides.)
+ */
+async function sameInput(input: DispositionInput, source: Stats): Promise<boolean> {
+  if (!source.isFile() || source.size !== input.size) return false;
+  return (await sha256File(input.path).catch(() => null)) === input.sha256;
+}
+
+/** Whether the file lies below the watched folder through a symlink (to a file or a folder). */
+async function reachedThroughLink(rule: DispositionRule, file: string): Promise<boolean> {
+  const rel = path.relative(rule.watch, file);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return false;
+  let at = rule.watch;
+  for (const part of rel.split(path.sep)) {
+    at = path.join(at, part);
+    if ((await lstat(at).catch(() => null))?.isSymbolicLink()) return true;
+  }
+  return false;
 }
 
 function folder(template: string, rule: DispositionRule, when: Date): string {
@@ -102,10 +143,10 @@ async function moveOnce(input: DispositionInput, dir: string): Promise<string | 
   if (already) {
     // The move had linked (or, across file systems, copied) the file but not yet removed the source
     // when we crashed.
-    if (source) await deleteInput(input);
+    if (source && (await sameInput(input, source))) await unlinkIfThere(input.path);
     return already;
   }
-  if (!source) return null;
+  if (!source || !(await sameInput(input, source))) return null;
   return moveFileUnique(input.path, dir);
 }
 

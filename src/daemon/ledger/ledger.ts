@@ -108,6 +108,22 @@ export interface Claim {
   until: number;
 }
 
+/**
+ * A stable file not taken yet because it does not look complete (empty, or its format's end marker
+ * missing): kept for `docdrop status` until it is taken, gone, or waited for long enough.
+ */
+export interface WaitingFile {
+  rule: string;
+  path: string;
+  size: number;
+  /** Why it waits. */
+  reason: 'empty' | 'incomplete';
+  /** Since when (ms since epoch) it has been stable like this. */
+  since: number;
+  /** When it is taken as it is (or, if still empty, failed as `empty_file`). */
+  until: number;
+}
+
 export interface Ledger {
   /**
    * Records a newly seen stable file as `queued`, unless a non-final input already has this rule+path
@@ -140,5 +156,11 @@ export interface Ledger {
   releaseClaim(id: number, owner: string): Promise<void>;
   /** The live claim on the input, if any. */
   claimOf(id: number): Promise<Claim | null>;
+  /** Records (or updates) a file waiting to look complete, by rule+path. */
+  setWaiting(file: WaitingFile): Promise<void>;
+  /** Forgets a waiting file; without `path`, every waiting file of the rule (a daemon starting afresh). */
+  clearWaiting(rule: string, path?: string): Promise<void>;
+  /** Files waiting to look complete, longest waiting first. */
+  listWaiting(): Promise<WaitingFile[]>;
   close(): Promise<void>;
 }

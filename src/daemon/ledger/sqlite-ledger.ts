@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { runMigrations } from '../../shared/sqlite-migrations.js';
-import type { Claim, InputRecord, InputResult, InputState, Ledger, LedgerEvent, NewInput, TransitionPatch } from './ledger.js';
+import type { Claim, InputRecord, InputResult, InputState, Ledger, LedgerEvent, NewInput, TransitionPatch, WaitingFile } from './ledger.js';
 import { INPUT_STATES } from './ledger.js';
 import type { MailKey, MailLedger, MailStats } from './mail-ledger.js';
 import { ACTIVE, MIGRATIONS } from './sqlite-migrations.js';
@@ -138,6 +138,12 @@ export class SqliteLedger implements Ledger, MailLedger {
       renewClaim: s('UPDATE claims SET until = @until WHERE input_id = @id AND owner = @owner AND until > @now'),
       releaseClaim: s('DELETE FROM claims WHERE input_id = ? AND owner = ?'),
       claimOf: s('SELECT input_id AS inputId, owner, until FROM claims WHERE input_id = ? AND until > ?'),
+      setWaiting: s(`INSERT INTO waiting (rule, path, size, reason, since, until) VALUES (@rule, @path, @size, @reason, @since, @until)
+                     ON CONFLICT (rule, path) DO UPDATE SET size = excluded.size, reason = excluded.reason,
+                     since = excluded.since, until = excluded.until`),
+      clearWaiting: s('DELETE FROM waiting WHERE rule = ? AND path = ?'),
+      clearWaitingRule: s('DELETE FROM waiting WHERE rule = ?'),
+      listWaiting: s('SELECT rule, path, size, reason, since, until FROM waiting ORDER BY since, rule, path'),
     };
     this.tx = {
       add: db.transaction((input: NewInput) => {
@@ -243,6 +249,18 @@ export class SqliteLedger implements Ledger, MailLedger {
 
   async mailStats(): Promise<MailStats[]> {
     return this.stmt.mailStats.all() as MailStats[];
+  }
+
+  async setWaiting(file: WaitingFile): Promise<void> {
+    await this.write(() => this.stmt.setWaiting.run({ ...file }));
+  }
+
+  async clearWaiting(rule: string, path?: string): Promise<void> {
+    await this.write(() => (path === undefined ? this.stmt.clearWaitingRule.run(rule) : this.stmt.clearWaiting.run(rule, path)));
+  }
+
+  async listWaiting(): Promise<WaitingFile[]> {
+    return this.stmt.listWaiting.all() as WaitingFile[];
   }
 
   /** Queues a write for the group commit at the end of this turn of the event loop. */

@@ -64,4 +64,16 @@ export const MIGRATIONS: readonly string[] = [
     until    INTEGER NOT NULL  -- ms since epoch; the claim is free again from then
   ) STRICT;
   `,
+  // 4: stable files not taken yet because they do not look complete (Ledger.setWaiting), for `docdrop status`.
+  `
+  CREATE TABLE waiting (
+    rule   TEXT    NOT NULL,
+    path   TEXT    NOT NULL,
+    size   INTEGER NOT NULL,
+    reason TEXT    NOT NULL,  -- 'empty' | 'incomplete'
+    since  INTEGER NOT NULL,  -- ms since epoch
+    until  INTEGER NOT NULL,  -- ms since epoch: taken as it is from then
+    PRIMARY KEY (rule, path)
+  ) STRICT;
+  `,
 ];

@@ -31,10 +31,7 @@ export function createDisposition(rules: ReadonlyMap<string, DispositionRule>): 
     async succeed(rule, record) {
       const r = get(rule.name);
       if (r.after.success === 'keep') return null;
-      if (r.after.success === 'delete') {
-        await deleteInput(record);
-        return null;
-      }
+      if (r.after.success === 'delete') return deleteInput(r, record);
       // {date} is the input's own day, so a move repeated after midnight finds its earlier result.
       return moveToProcessed(r, record, new Date(record.createdAt));
     },

@@ -11,6 +11,7 @@ import type { InputRecord, InputResult, InputState, Ledger } from '../ledger/led
 import { FINAL_STATES } from '../ledger/ledger.js';
 import { backoffDelayMs, retryDelayMs, type BackoffPolicy, type Jitter } from '../../shared/backoff.js';
 import { realScheduler, type Cancel, type Scheduler } from '../../shared/scheduler.js';
+import { incompleteWaitMs, type FileInspection } from '../inputs/inspect-file.js';
 import type { DispositionPort, FailureInfo, FileInspector, OutputsPort, PipelineApi, PipelineRule } from './ports.js';
 import type { StepQueues } from './rate-limit.js';
 
@@ -71,6 +72,8 @@ export class Pipeline {
   private readonly inFlight = new Set<number>();
   private readonly accepting = new Set<string>();
   private readonly recheckTimers = new Map<string, Cancel>();
+  /** Stable files that do not look complete yet, by rule+path: the version seen and since when. */
+  private readonly incomplete = new Map<string, { size: number; mtimeMs: number; since: number }>();
   /** When each polled input was submitted (give_up_after_s is measured from it); filled from the ledger after a restart. */
   private readonly submittedAt = new Map<number, number>();
   private tickTimer: Cancel | null = null;
@@ -96,6 +99,8 @@ export class Pipeline {
 
   /** Starts the scheduler: resumes every non-final input the ledger holds, then keeps picking due ones. */
   start(): void {
+    // Waiting files of an earlier run are found again by intake's first scan.
+    for (const rule of this.o.rules.keys()) void this.o.ledger.clearWaiting(rule).catch(() => undefined);
     this.scheduleTick(0);
   }
 
@@ -141,38 +146,93 @@ export class Pipeline {
 
   private async intake(rule: PipelineRule, path: string): Promise<InputRecord | null> {
     const { ledger, files, logger } = this.o;
-    if (await ledger.findActiveByPath(rule.name, path)) return null;
-    const file = await files.inspect(path);
-    if (!file) return null; // gone before we got to it: nothing to do
-    const { kind, sha256 } = file;
-    if (sha256 === null) {
-      logger.info({ rule: rule.name, path, kind }, 'file is not complete yet; checking again later');
-      this.recheckLater(rule.name, path);
+    const active = await ledger.findActiveByPath(rule.name, path);
+    if (active) {
+      // Replaced under the same name while its input runs: the new bytes are a new input, taken once the
+      // old one is finished (whose disposal leaves them alone).
+      const st = await stat(path).catch(() => null);
+      if (st && (st.size !== active.size || st.mtimeMs !== active.mtimeMs)) this.recheckLater(rule.name, path);
       return null;
     }
-    this.clearRecheck(rule.name, path);
-    if (rule.afterSuccess === 'keep') {
-      // A file kept in place after success is seen again at every start; the ledger already has it done.
-      const prev = await ledger.findBySha(rule.name, sha256, -1);
-      if (prev && prev.path === path && prev.state === 'done') return null;
+    let file = await files.inspect(path);
+    if (!file) {
+      await this.stopWaiting(rule.name, path);
+      return null; // gone before we got to it: nothing to do
     }
+    const { kind } = file;
+    if (!file.complete) {
+      if (!(await this.waitedEnough(rule, path, file))) return null;
+      file = await files.inspect(path, { hashIncomplete: true });
+      if (!file?.sha256) return null;
+    }
+    const sha256 = file.sha256!;
+    this.clearRecheck(rule.name, path);
+    await this.stopWaiting(rule.name, path);
+    // A file left where it was (kept after success, or reached through a symlink) is seen again at every
+    // start; the ledger already has it finished.
+    const prev = await ledger.findBySha(rule.name, sha256, -1);
+    if (prev && prev.path === path && (prev.finalPath === path || (rule.afterSuccess === 'keep' && prev.state === 'done'))) return null;
     const { record, created } = await ledger.addInput({ rule: rule.name, path, size: file.size, mtimeMs: file.mtimeMs, sha256 });
     if (!created) return null;
     logger.info({ id: record.id, rule: rule.name, path, kind }, 'queued');
-    if (!kind) {
+    if (file.size === 0 || !kind) {
       // Claimed before the next await, so the scheduler's due list cannot start an upload of it meanwhile.
       this.inFlight.add(record.id);
       try {
-        return await this.failInput(rule, record, {
-          reason: 'unsupported_file_type',
-          message: 'the content is not a PDF, JPEG, PNG or TIFF (checked from the bytes, not the name)',
-        });
+        return await this.failInput(
+          rule,
+          record,
+          file.size === 0
+            ? { reason: 'empty_file', message: `the file is empty (0 bytes) and got no content within ${Math.round(this.incompleteWaitMs(rule) / 1000)} s` }
+            : { reason: 'unsupported_file_type', message: 'the content is not a PDF, JPEG, PNG or TIFF (checked from the bytes, not the name)' },
+        );
       } finally {
         this.inFlight.delete(record.id);
       }
     }
     this.dispatch(record);
     return record;
+  }
+
+  private incompleteWaitMs(rule: PipelineRule): number {
+    return rule.incompleteWaitMs ?? incompleteWaitMs(0);
+  }
+
+  /**
+   * A stable file that does not look complete (empty, or its end marker missing) is checked again every
+   * 2 s, logged once and recorded for `docdrop status`; once it has stayed so, unchanged, for the rule's
+   * incomplete wait, it is taken as it is. True when that time has come.
+   */
+  private async waitedEnough(rule: PipelineRule, path: string, file: FileInspection): Promise<boolean> {
+    const key = `${rule.name}\0${path}`;
+    const now = this.o.now();
+    const reason = file.size === 0 ? 'empty' : 'incomplete';
+    let w = this.incomplete.get(key);
+    if (!w || w.size !== file.size || w.mtimeMs !== file.mtimeMs) {
+      const first = !w;
+      w = { size: file.size, mtimeMs: file.mtimeMs, since: now };
+      this.incomplete.set(key, w);
+      const until = now + this.incompleteWaitMs(rule);
+      await this.o.ledger.setWaiting({ rule: rule.name, path, size: file.size, reason, since: now, until });
+      if (first) {
+        this.o.logger.info(
+          { rule: rule.name, path, kind: file.kind, size: file.size, waitS: Math.round(this.incompleteWaitMs(rule) / 1000) },
+          reason === 'empty' ? 'file is empty; waiting for its content' : 'file is not complete yet (its end is missing); waiting for the rest',
+        );
+      }
+    }
+    if (now - w.since >= this.incompleteWaitMs(rule)) {
+      if (reason === 'incomplete') {
+        this.o.logger.warn({ rule: rule.name, path, kind: file.kind, size: file.size }, 'file stayed incomplete; taking it as it is');
+      }
+      return true;
+    }
+    this.recheckLater(rule.name, path);
+    return false;
+  }
+
+  private async stopWaiting(ruleName: string, path: string): Promise<void> {
+    if (this.incomplete.delete(`${ruleName}\0${path}`)) await this.o.ledger.clearWaiting(ruleName, path);
   }
 
   private recheckLater(ruleName: string, path: string): void {
@@ -294,8 +354,16 @@ export class Pipeline {
         return ledger.transition(r.id, 'queued', 'duplicate', { finalPath, event: { original: original.id, originalPath: original.path } });
       }
     }
-    if (!(await exists(r.path))) {
+    const st = await stat(r.path).catch(() => null);
+    if (!st) {
       return ledger.transition(r.id, r.state, 'failed', { lastError: 'input_vanished: the input file vanished before upload', finalPath: null });
+    }
+    if (st.size !== r.size || st.mtimeMs !== r.mtimeMs) {
+      // Its bytes are gone; the file now under its name is a new input, taken once this one is final.
+      return ledger.transition(r.id, r.state, 'failed', {
+        lastError: 'input_vanished: the input file was replaced by other content before upload; the new content is a new input',
+        finalPath: null,
+      });
     }
     const documentId = await api.upload(r.path);
     logger.debug({ id: r.id, documentId }, 'uploaded');
@@ -419,15 +487,6 @@ export class Pipeline {
       logger.error({ id: r.id, err: errorText(inner), cause: message }, 'could not record step error');
       return null;
     }
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -2,7 +2,7 @@
 // client, src/outputs and the disposition helpers; tests can wire them to a real service too. Keeping the
 // pipeline behind these seams is what lets one step machine serve `docdrop run` and the crash tests.
 import type { DocdropCode } from '../../shared/errors.js';
-import type { FileInspection } from '../inputs/inspect-file.js';
+import type { FileInspection, InspectOptions } from '../inputs/inspect-file.js';
 import type { InputRecord, InputResult } from '../ledger/ledger.js';
 import type { ResolvedTarget } from './resolve-targets.js';
 
@@ -12,6 +12,8 @@ export interface PipelineRule {
   target: ResolvedTarget;
   duplicates: 'skip' | 'process';
   afterSuccess: 'move' | 'delete' | 'keep';
+  /** How long a stable file may look incomplete (or stay empty) before it is taken as it is; default 60 s. */
+  incompleteWaitMs?: number;
 }
 
 /** A polled job reduced to what the pipeline decides on. */
@@ -60,5 +62,5 @@ export interface OutputsPort {
 
 export interface FileInspector {
   /** Size, type from the content, completeness and sha256; null when the path is gone or not a file. */
-  inspect(path: string): Promise<FileInspection | null>;
+  inspect(path: string, opts?: InspectOptions): Promise<FileInspection | null>;
 }
