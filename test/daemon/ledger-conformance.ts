@@ -201,6 +201,24 @@ export function ledgerConformance(name: string, open: OpenFreshLedger): void {
         assert.equal(await l.get(424242), null);
       }));
 
+    test('waiting files: set (and updated) by rule and path, listed longest waiting first, cleared one by one or per rule', () =>
+      withLedger(async (l) => {
+        const w = (rule: string, path: string, since: number) => ({ rule, path, size: 0, reason: 'empty' as const, since, until: since + 60_000 });
+        await l.setWaiting(w('a', '/in/x.pdf', 2000));
+        await l.setWaiting(w('a', '/in/y.pdf', 1000));
+        await l.setWaiting(w('b', '/in/x.pdf', 3000));
+        await l.setWaiting({ ...w('a', '/in/x.pdf', 500), size: 10, reason: 'incomplete' });
+        assert.deepEqual(await l.listWaiting(), [
+          { rule: 'a', path: '/in/x.pdf', size: 10, reason: 'incomplete', since: 500, until: 60_500 },
+          w('a', '/in/y.pdf', 1000),
+          w('b', '/in/x.pdf', 3000),
+        ]);
+        await l.clearWaiting('a', '/in/y.pdf');
+        assert.deepEqual((await l.listWaiting()).map((x) => `${x.rule}:${x.path}`), ['a:/in/x.pdf', 'b:/in/x.pdf']);
+        await l.clearWaiting('a');
+        assert.deepEqual((await l.listWaiting()).map((x) => `${x.rule}:${x.path}`), ['b:/in/x.pdf']);
+      }));
+
     describe('claims', () => {
       /** A ledger whose clock only moves when the test says so. */
       function withClock(fn: (l: Ledger, clock: { now: number }) => Promise<void>): Promise<void> {

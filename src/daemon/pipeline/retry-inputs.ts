@@ -28,6 +28,10 @@ export async function retryInput(ledger: Ledger, record: InputRecord, now = Date
     throw new Error(`input ${record.id} is ${record.state}; only failed and timed_out inputs can be retried`);
   }
   const src = record.finalPath;
+  if (src === record.path) {
+    // Left in place (reached through a symlink): never moved by docdrop, not even back.
+    return { ...base, from: 'failed', ok: false, message: `it was left where it was found (reached through a symlink); change it or copy it into the inbox` };
+  }
   if (!src || !(await exists(src))) {
     return { ...base, from: 'failed', ok: false, message: `its file is no longer in failed_dir (${src ?? 'never moved there'}); drop it into the inbox again` };
   }
