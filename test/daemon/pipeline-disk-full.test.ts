@@ -38,13 +38,17 @@ async function fill(path: string): Promise<void> {
 }
 
 test(
-  'a disk-full spell on the outbox holds the input with its result through many retries, and it finishes once space is back',
+  'a disk-full spell on the outbox, then on processed_dir, holds the input with its result through many retries, and it finishes once space is back',
   { skip: isRoot ? false : 'needs root to mount a small tmpfs for a real ENOSPC (CI runs as root)', timeout: 120_000 },
   async () => {
     const tree = await tempTree();
+    // The outbox and processed_dir each on a small disk of their own (so the final move copies across).
     const outbox = join(tree.root, 'outbox');
-    await mkdir(outbox);
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', outbox]);
+    const processed = join(tree.root, 'processed');
+    for (const dir of [outbox, processed]) {
+      await mkdir(dir);
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dir]);
+    }
     const lines: Record<string, unknown>[] = [];
     const logger = createLogger({
       level: 'info',
@@ -54,8 +58,10 @@ test(
     const rule = config.rules[0]!;
     await mkdir(rule.watch, { recursive: true });
     await mkdir(join(outbox, 'invoices'));
+    await mkdir(join(processed, 'invoices'));
     const filler = join(outbox, 'filler');
     await fill(filler);
+    await fill(join(processed, 'filler'));
 
     const client = new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0]! });
     const targets = await resolveTargets([{ name: rule.name, workflow: 'Invoices' }], client);
@@ -96,11 +102,23 @@ test(
       assert.equal(held.state, 'extracted');
       assert.ok(held.result, 'the extraction result is kept');
       assert.match(held.lastError ?? '', /ENOSPC/);
-      const alerts = lines.filter((l) => l.level === 50 && l.id === record.id);
+      const alerts = lines.filter((l) => l.level === 50 && l.id === record.id && l.state === 'extracted');
       assert.equal(alerts.length, 1, 'one error-level line for the spell');
       assert.match(String(alerts[0]!.msg), /disk full or failing \(ENOSPC\)/);
 
       await rm(filler);
+      // Written now; the final move meets the other full disk and waits the same way, as a move.
+      for (let attempts = 1; attempts <= 3; attempts++) {
+        await waitFor(`move attempt ${attempts}`, async () => {
+          const r = (await ledger.get(record.id))!;
+          assert.notEqual(r.state, 'failed', `the input failed: ${r.lastError}`);
+          if (r.state === 'written' && r.attempts >= attempts) return true;
+          await scheduler.advance(5_000);
+          return false;
+        });
+      }
+      assert.equal(lines.filter((l) => l.level === 50 && l.id === record.id && l.state === 'written').length, 1, 'one error-level line for the move');
+      await rm(join(processed, 'filler'));
       const done = await waitFor('done once space is back', async () => {
         const r = (await ledger.get(record.id))!;
         if (r.state === 'done') return r;
@@ -108,6 +126,7 @@ test(
         return undefined;
       });
       assert.equal(done.lastError, null);
+      assert.equal(done.finalPath, join(processed, 'invoices', 'inv.pdf'));
       const kinds = (await ledger.events(record.id)).map((e) => e.kind);
       assert.equal(kinds.filter((k) => k === 'uploaded').length, 1, `uploaded once: ${kinds.join(', ')}`);
       const [csv] = (await readdir(join(outbox, 'invoices'))).filter((n) => n.endsWith('.csv'));
@@ -115,7 +134,7 @@ test(
     } finally {
       await pipeline.stop();
       await ledger.close();
-      execFileSync('umount', [outbox]);
+      for (const dir of [outbox, processed]) execFileSync('umount', [dir]);
       await tree.cleanup();
     }
   },
