@@ -146,7 +146,8 @@ export async function moveFileUnique(src: string, dir: string, name = path.basen
     dest = await inFolder(dir, () => claimFreeName(dir, name, 10_000, (full) => link(src, full)));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-    const tmp = path.join(dir, `.${path.basename(src)}.${randomBytes(4).toString('hex')}.tmp`);
+    // Named from the sanitised name, so a source name near 255 bytes still leaves room for the affixes.
+    const tmp = path.join(dir, `.${sanitiseFileName(name)}.${randomBytes(4).toString('hex')}.tmp`);
     try {
       await copyFile(src, tmp);
       await syncPath(tmp);
