@@ -58,6 +58,31 @@ describe('retry of a failed input', () => {
     }
   });
 
+  test('an input whose output write failed keeps its extraction result: retry writes it without extracting again', async () => {
+    const tree = await tempTree();
+    const { config } = await writeConfig(tree.root, configYaml({ root: tree.root, baseUrl: svc.url, apiKey: svc.keys[0]!, rules: [{ layout: 'flat' }] }));
+    const inbox = config.rules[0]!.watch;
+    await mkdir(inbox, { recursive: true });
+    await mkdir(join(tree.root, 'outbox'));
+    await writeFile(join(tree.root, 'outbox', 'invoices'), 'in the way');
+    const daemon = await startDaemon(config, { logger: silentLogger });
+    try {
+      await writeFile(join(inbox, 'inv.pdf'), await numberedInvoice(2));
+      const failed = await waitFor('the input failed', async () => (await daemon.ledger.list({ state: 'failed' }))[0], 180_000);
+      await rm(join(tree.root, 'outbox', 'invoices'));
+      assert.equal((await retryInput(daemon.ledger, failed)).ok, true);
+      const done = await waitFor('the input done', async () => (await daemon.ledger.list({ state: 'done' }))[0]);
+      assert.equal(done.id, failed.id);
+      assert.equal(done.requestId, failed.requestId, 'not extracted again');
+      const kinds = (await daemon.ledger.events(done.id)).map((e) => e.kind);
+      assert.equal(kinds.filter((k) => k === 'uploaded').length, 1, kinds.join(', '));
+      assert.equal((await listFiles(join(tree.root, 'outbox', 'invoices'))).length, 1);
+    } finally {
+      await daemon.stop();
+      await tree.cleanup();
+    }
+  });
+
   test('an input retried and failing again keeps one row, counted once, and can be retried again', async () => {
     const tree = await tempTree();
     const { config } = await writeConfig(tree.root, configYaml({ root: tree.root, baseUrl: svc.url, apiKey: svc.keys[0]!, rules: [{ duplicates: 'process' }] }));

@@ -15,8 +15,9 @@
  * Final: `done` (input disposed of), `failed` (input moved to failed_dir with .error.json),
  * `duplicate` (skipped duplicate moved aside with a note). `timed_out` is not final: polled again later
  * on a slow schedule, and `retry` puts it (or a failed one) back in the flow: a failed input goes back
- * to `queued` in the same row (one input, one row, whatever its history; the events keep the history),
- * or to `written` when its outputs were written before it failed, so only its move is repeated.
+ * in the same row (one input, one row, whatever its history; the events keep the history), at `written`
+ * when its outputs were written before it failed (only its move is repeated), at `extracted` when it has a
+ * result, else at `queued`.
  */
 export const INPUT_STATES = [
   'queued',

@@ -2,9 +2,9 @@
 // one row, whatever its history; the events keep every attempt).
 // - timed_out: back to `submitted` with its request_id, polled again at once (the job may have finished).
 // - failed: the file is moved back from failed_dir to the folder it was found in (its .error.json is
-//   removed) and the row goes back to `queued` for a fresh upload; or, when its outputs were written
-//   before it failed (the final move failed), to `written`, so only the move is repeated and no row is
-//   written twice. We bring the file back rather than re-reading it in failed_dir because failed_dir is a
+//   removed) and the row resumes at the first step not done: `written` when its outputs were written
+//   before it failed (the final move failed), so only the move is repeated and no row is written twice;
+//   `extracted` when it has a result whose write failed; otherwise `queued`, for a fresh upload. We bring the file back rather than re-reading it in failed_dir because failed_dir is a
 //   managed folder intake never watches, and a person can see in the inbox that the file is queued again.
 //   The daemon (running now or at its next start) takes the row from the ledger; intake sees an active
 //   row at that path and leaves the file to it.
@@ -43,16 +43,17 @@ export async function retryInput(ledger: Ledger, record: InputRecord, now = Date
   // The original name may be taken by a newer file meanwhile: never overwrite, take `name (1).pdf`.
   const taken = (await exists(record.path)) || (await ledger.findActiveByPath(record.rule, record.path)) !== null;
   const dest = taken ? await uniquePath(dirname(record.path), basename(record.path)) : record.path;
-  const written = (record.result?.outputs?.length ?? 0) > 0;
+  // Resume at the first step not done: the move, the output write (the result is kept), or the upload.
+  const to = (record.result?.outputs?.length ?? 0) > 0 ? 'written' : record.result ? 'extracted' : 'queued';
   try {
-    await ledger.transition(record.id, 'failed', written ? 'written' : 'queued', {
+    await ledger.transition(record.id, 'failed', to, {
       path: dest,
       finalPath: null,
       attempts: 0,
       nextAttemptAt: now + HOLD_MS,
       lastError: null,
-      // A fresh upload gets fresh ids and a fresh result; a written input keeps its own (the outputs are named by them).
-      ...(written ? {} : { documentId: null, requestId: null, result: null }),
+      // A fresh upload gets fresh ids; a written or extracted input keeps its own (its outputs are named by them).
+      ...(to === 'queued' ? { documentId: null, requestId: null } : {}),
       event: { retry: true, movedBackFrom: src, movedBackTo: dest },
     });
   } catch (err) {
@@ -66,9 +67,11 @@ export async function retryInput(ledger: Ledger, record: InputRecord, now = Date
     ...base,
     from: 'failed',
     ok: true,
-    message: written
-      ? `moved back to ${dest}; its outputs are already written, so it will only be moved on`
-      : `moved back to ${dest}; it will be uploaded again`,
+    message: {
+      written: `moved back to ${dest}; its outputs are already written, so it will only be moved on`,
+      extracted: `moved back to ${dest}; its kept extraction result will be written`,
+      queued: `moved back to ${dest}; it will be uploaded again`,
+    }[to],
   };
 }
 
