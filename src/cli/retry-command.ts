@@ -18,7 +18,7 @@ export const retryCommand: CommandModule<object, RetryArgs> = {
   command: 'retry [id]',
   describe:
     'Put inputs back into the flow: timed_out ones are polled again; failed ones are moved back from failed_dir ' +
-    'into the folder they were found in and taken as new inputs',
+    'into the folder they were found in and processed again (only moved on, if their outputs were written)',
   builder: (y) =>
     y
       .positional('id', { type: 'number', describe: 'ledger id of one input (see docdrop status)' })

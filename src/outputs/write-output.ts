@@ -39,6 +39,8 @@ export interface WriteOutputOptions extends OutputSpec {
   dir: string;
   /** File name without extension (sanitised; the format's extension is appended). */
   baseName: string;
+  /** Appended to baseName and kept whole however long baseName is (e.g. "-<request id>"), so names stay unique. */
+  uniqueSuffix?: string;
   records: OutputRecord[];
   /**
    * replace (default): overwrite an existing file of that name, so a repeated write is idempotent.
@@ -47,13 +49,14 @@ export interface WriteOutputOptions extends OutputSpec {
   onExisting?: 'replace' | 'unique';
 }
 
-export function outputFileName(baseName: string, format: OutputFormat): string {
-  return sanitiseFileName(`${sanitiseFileName(baseName, { keepExtension: false })}.${format}`);
+/** `<baseName><suffix>.<format>`, sanitised; a long baseName is cut, the suffix and extension never are. */
+export function outputFileName(baseName: string, format: OutputFormat, suffix = ''): string {
+  return sanitiseFileName(baseName, { keepExtension: false, suffix: `${suffix}.${format}` });
 }
 
 /** Writes one output file atomically and returns its absolute path. */
 export async function writeOutputFile(opts: WriteOutputOptions): Promise<string> {
-  const name = outputFileName(opts.baseName, opts.format);
+  const name = outputFileName(opts.baseName, opts.format, opts.uniqueSuffix);
   return inFolder(opts.dir, async () => {
     const dest = opts.onExisting === 'unique' ? await uniquePath(path.resolve(opts.dir), name) : path.resolve(opts.dir, name);
     await renderOutput(opts, opts.records, dest);

@@ -25,6 +25,7 @@ export const DOCDROP_ERRORS = {
   path_escape: 'permanent',
   bad_folder_template: 'permanent',
   file_refused: 'permanent',
+  disk_unavailable: 'transient',
   io_error: 'transient',
   programming_error: 'permanent',
   unexpected_error: 'transient',
@@ -85,6 +86,10 @@ export function httpStatusClass(status: number): FailureClass {
 // other errno (ENOSPC, EIO, EMFILE, EAGAIN, EBUSY, ENOENT, ECONNRESET...) may pass.
 const REFUSED_ERRNOS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENAMETOOLONG', 'EINVAL', 'ELOOP', 'EFBIG']);
 
+// Errnos of a disk that is full or failing for a while (a full outbox, a flaky share): they pass when space
+// or the device comes back, however long that takes, so the daemon waits them out instead of failing work.
+const DISK_ERRNOS = new Set(['ENOSPC', 'EDQUOT', 'EIO']);
+
 // Thrown by the language itself on a wrong value or call: a bug, and the same input would hit it again.
 const PROGRAMMING_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError, EvalError, URIError];
 
@@ -95,7 +100,8 @@ export function classifyError(err: unknown): DocdropError {
   const message = err instanceof Error ? err.message : String(err);
   const errno = (err as { code?: unknown } | null)?.code;
   if (typeof errno === 'string' && /^E[A-Z0-9]+$/.test(errno)) {
-    return new DocdropError(REFUSED_ERRNOS.has(errno) ? 'file_refused' : 'io_error', message, { context: { code: errno }, cause: err });
+    const code = REFUSED_ERRNOS.has(errno) ? 'file_refused' : DISK_ERRNOS.has(errno) ? 'disk_unavailable' : 'io_error';
+    return new DocdropError(code, message, { context: { code: errno }, cause: err });
   }
   if (PROGRAMMING_ERRORS.some((kind) => err instanceof kind)) {
     return new DocdropError('programming_error', `${(err as Error).name}: ${message}`, { cause: err });

@@ -22,13 +22,19 @@ export interface SanitiseOptions {
   fallback?: string;
   /** Keep a trailing ".ext" apart when truncating or when the stem is empty (default true). */
   keepExtension?: boolean;
+  /**
+   * Text that makes the name unique (e.g. "-<request id>.csv"): kept whole at the end, after the stem and
+   * before any kept extension; a long name loses bytes of its stem, never of this.
+   */
+  suffix?: string;
 }
 
 /**
  * One safe path segment from any text: separators (/ and \) join the remaining parts with '_' after
  * dropping '.' and '..' parts; controls are removed; Windows-invalid characters become '_'; whitespace
  * collapses; leading dots and trailing dots/spaces go; reserved Windows device names get a '_' prefix;
- * at most 200 bytes of UTF-8 with the extension kept; never empty.
+ * at most 200 bytes of UTF-8 with the extension and `suffix` kept; never empty. 200 leaves room under the
+ * 255-byte limit of ext4/APFS/NTFS for the hidden temp and sidecar names built from it.
  */
 export function sanitiseFileName(name: string, opts: SanitiseOptions = {}): string {
   const fallback = opts.fallback ?? 'file';
@@ -53,6 +59,7 @@ export function sanitiseFileName(name: string, opts: SanitiseOptions = {}): stri
   if (stem === '') stem = fallback;
   const firstPart = stem.split('.')[0] ?? '';
   if (WINDOWS_RESERVED.test(firstPart.trim())) stem = `_${stem}`;
+  if (opts.suffix) return fitBytes(stem, cleanSuffix(opts.suffix) + ext, MAX_FILE_NAME_BYTES, true);
   return fitBytes(stem, ext, MAX_FILE_NAME_BYTES);
 }
 
@@ -60,10 +67,15 @@ function trimStem(stem: string): string {
   return stem.replace(/^[.\s]+/, '').replace(/[.\s]+$/, '');
 }
 
-/** stem + ext within maxBytes of UTF-8, cutting the stem at a code point boundary. */
-function fitBytes(stem: string, ext: string, maxBytes: number): string {
+/** A suffix cleaned like a name, but never split, trimmed or replaced by a fallback. */
+function cleanSuffix(suffix: string): string {
+  return suffix.normalize('NFC').replace(INVISIBLE, '').replace(/[/\\]+/g, '_').replace(WINDOWS_INVALID, '_').replace(/\s+/g, ' ');
+}
+
+/** stem + ext within maxBytes of UTF-8, cutting the stem at a code point boundary. A `required` ext is never given up. */
+function fitBytes(stem: string, ext: string, maxBytes: number, required = false): string {
   const extBytes = Buffer.byteLength(ext);
-  if (extBytes >= maxBytes / 2) {
+  if (!required && extBytes >= maxBytes / 2) {
     // A pathological "extension" is not worth keeping at the cost of the name.
     stem += ext;
     ext = '';
@@ -96,14 +108,20 @@ export async function uniquePath(dir: string, name: string, maxAttempts = 10_000
   });
 }
 
-/** Tries `name`, `name (1)`, `name (2)`... until `claim` succeeds; `claim` must fail with EEXIST on a taken name. */
-async function claimFreeName(dir: string, name: string, maxAttempts: number, claim: (full: string) => Promise<void>): Promise<string> {
-  const safe = sanitiseFileName(name);
+/** The i-th free-name candidate of a sanitised name: `name.pdf` (0), `name (1).pdf`, ... within the byte limit. */
+export function numberedName(safe: string, i: number): string {
+  if (i === 0) return safe;
   const m = EXTENSION.exec(safe);
   const ext = m ? m[0] : '';
   const stem = m ? safe.slice(0, m.index) : safe;
+  return fitBytes(stem, ` (${i})${ext}`, MAX_FILE_NAME_BYTES, true);
+}
+
+/** Tries `name`, `name (1)`, `name (2)`... until `claim` succeeds; `claim` must fail with EEXIST on a taken name. */
+async function claimFreeName(dir: string, name: string, maxAttempts: number, claim: (full: string) => Promise<void>): Promise<string> {
+  const safe = sanitiseFileName(name);
   for (let i = 0; i < maxAttempts; i++) {
-    const candidate = i === 0 ? safe : fitBytes(stem, ` (${i})${ext}`, MAX_FILE_NAME_BYTES);
+    const candidate = numberedName(safe, i);
     const full = path.join(dir, candidate);
     try {
       await claim(full);
@@ -128,7 +146,8 @@ export async function moveFileUnique(src: string, dir: string, name = path.basen
     dest = await inFolder(dir, () => claimFreeName(dir, name, 10_000, (full) => link(src, full)));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-    const tmp = path.join(dir, `.${path.basename(src)}.${randomBytes(4).toString('hex')}.tmp`);
+    // Named from the sanitised name, so a source name near 255 bytes still leaves room for the affixes.
+    const tmp = path.join(dir, `.${sanitiseFileName(name)}.${randomBytes(4).toString('hex')}.tmp`);
     try {
       await copyFile(src, tmp);
       await syncPath(tmp);

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import { copyFile, link, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { sanitiseFileName } from '../../src/shared/safe-paths.js';
 import { deleteInput, moveDuplicate, moveToFailed, moveToProcessed, type DispositionRule } from '../../src/daemon/inputs/disposition.js';
 import type { InputRecord } from '../../src/daemon/ledger/ledger.js';
 
@@ -105,6 +106,20 @@ test('a repeated move after a crash returns the earlier destination and moves no
   const failed = await moveToFailed(rule, failedInput, { message: 'boom' }, when);
   assert.equal(await moveToFailed(rule, failedInput, { message: 'boom' }, when), failed);
   assert.deepEqual((await readdir(join(dir, 'failed/invoices'))).sort(), ['f.pdf', 'f.pdf.error.json']);
+});
+
+test('a repeated move of a long-named input finds the earlier destination under the shortened numbered name', async () => {
+  const { dir, rule, drop } = await setup();
+  const name = `${'é'.repeat(120)}.pdf`; // 244 bytes: the processed name is cut to 200, and "(1)" cuts more
+  const input = await drop(name, 'mine');
+  const destDir = join(dir, 'processed/invoices/2026-11-21');
+  await mkdir(destDir, { recursive: true });
+  await writeFile(join(destDir, sanitiseFileName(name)), 'another input, same shortened name');
+  const dest = await moveToProcessed(rule, input, when);
+  assert.ok(dest?.endsWith(' (1).pdf'), dest ?? 'null');
+  assert.ok(Buffer.byteLength(basename(dest!)) <= 255);
+  assert.equal(await moveToProcessed(rule, input, when), dest, 'the repeat after a crash finds its own earlier move');
+  assert.equal((await readdir(destDir)).length, 2);
 });
 
 test('a move interrupted after linking the destination but before removing the source is completed, not made twice', async () => {

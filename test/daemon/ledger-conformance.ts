@@ -94,6 +94,19 @@ export function ledgerConformance(name: string, open: OpenFreshLedger): void {
         assert.ok(ev.every((e, i) => i === 0 || e.id > ev[i - 1].id));
       }));
 
+    test('a failed input goes back to queued in the same row, at the path its file was moved back to', () =>
+      withLedger(async (l) => {
+        const { record } = await l.addInput(input());
+        await l.transition(record.id, 'queued', 'failed', { finalPath: '/failed/f.pdf', lastError: 'api_error: no' });
+        const again = await l.transition(record.id, 'failed', 'queued', { path: '/in/f (1).pdf', finalPath: null, lastError: null });
+        assert.equal(again.id, record.id);
+        assert.equal(again.path, '/in/f (1).pdf');
+        assert.equal(again.finalPath, null);
+        assert.equal((await l.findActiveByPath(record.rule, '/in/f (1).pdf'))?.id, record.id);
+        assert.equal((await l.transition(record.id, 'queued', 'uploaded', { documentId: 'd' })).path, '/in/f (1).pdf', 'a patch without path keeps it');
+        assert.equal((await l.countByState()).failed, 0);
+      }));
+
     test('transition clears a field patched with null', () =>
       withLedger(async (l) => {
         const { record } = await l.addInput(input());

@@ -50,6 +50,17 @@ test('sanitiseFileName keeps the extension within 200 bytes of UTF-8 without spl
   assert.equal(Array.from(emoji.slice(0, -4)).every((c) => c === '😀'), true);
 });
 
+test('sanitiseFileName keeps a suffix whole and cuts the stem instead, at any length', () => {
+  for (const stem of ['a'.repeat(196), 'é'.repeat(150), '😀'.repeat(80), '']) {
+    const name = sanitiseFileName(stem, { keepExtension: false, suffix: '-0123abcd.csv' });
+    assert.ok(name.endsWith('-0123abcd.csv'), name);
+    assert.ok(Buffer.byteLength(name) <= MAX_FILE_NAME_BYTES);
+    assert.doesNotMatch(name, /\uFFFD/);
+  }
+  assert.equal(sanitiseFileName('', { keepExtension: false, suffix: '-x.csv' }), 'file-x.csv');
+  assert.equal(sanitiseFileName('../a', { suffix: '/b' }), 'a_b', 'the suffix cannot add a segment either');
+});
+
 test('uniquePath reserves name, name (1), name (2) in turn and never hands out a taken name', async () => {
   const d = path.join(dir, 'unique');
   await mkdir(d);
@@ -160,6 +171,12 @@ test('moveFileUnique copies and removes the source across file systems', async (
     assert.equal(dest, path.join(other, 'cross.pdf'));
     assert.equal(await readFile(dest, 'utf8'), 'payload');
     await assert.rejects(readFile(src), { code: 'ENOENT' });
+    // A name near the 255-byte limit: the hidden temp file beside the destination must fit too.
+    const long = path.join(dir, `${'ü'.repeat(123)}.pdf`);
+    await writeFile(long, 'long');
+    const longDest = await moveFileUnique(long, other);
+    assert.ok(Buffer.byteLength(path.basename(longDest)) <= MAX_FILE_NAME_BYTES);
+    assert.equal(await readFile(longDest, 'utf8'), 'long');
   } finally {
     await rm(other, { recursive: true, force: true });
   }

@@ -69,7 +69,7 @@ test('service answers: 429 is rate-limited with its wait, 408 and 5xx transient,
   assert.equal(apiError(404, 'not_found').retryable, false);
 });
 
-test('file system errors: refusals a person must fix are permanent file_refused, the rest transient io_error', async () => {
+test('file system errors: refusals a person must fix are permanent file_refused, a full or failing disk transient disk_unavailable, the rest transient io_error', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'docdrop-errors-'));
   try {
     await writeFile(join(dir, 'a-file'), 'x');
@@ -84,9 +84,14 @@ test('file system errors: refusals a person must fix are permanent file_refused,
 
     const missing = classifyError(await caught(readFile(join(dir, 'gone.pdf'))));
     assert.deepEqual([missing.code, missing.failureClass, missing.context.code], ['io_error', 'transient', 'ENOENT']);
-    for (const code of ['ENOSPC', 'EIO', 'EAGAIN', 'EMFILE', 'EBUSY']) {
+    for (const code of ['EAGAIN', 'EMFILE', 'EBUSY']) {
       const e = classifyError(Object.assign(new Error(`${code}: as the kernel says`), { code, errno: -1, syscall: 'write' }));
       assert.deepEqual([e.code, e.failureClass, e.context.code], ['io_error', 'transient', code]);
+    }
+    // A full or failing disk passes when space or the device is back: its own code, which the daemon waits out.
+    for (const code of ['ENOSPC', 'EDQUOT', 'EIO']) {
+      const e = classifyError(Object.assign(new Error(`${code}: as the kernel says`), { code, errno: -1, syscall: 'write' }));
+      assert.deepEqual([e.code, e.failureClass, e.context.code], ['disk_unavailable', 'transient', code]);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

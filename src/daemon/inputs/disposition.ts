@@ -12,7 +12,7 @@ import path from 'node:path';
 import { atomicWriteFile } from '../../shared/atomic-write.js';
 import type { DocdropCode } from '../../shared/errors.js';
 import { specTimestamp } from '../../shared/time.js';
-import { expandPlaceholders, moveFileUnique, sanitiseFileName } from '../../shared/safe-paths.js';
+import { expandPlaceholders, moveFileUnique, numberedName, sanitiseFileName } from '../../shared/safe-paths.js';
 import type { RuleConfig } from '../config/config.js';
 import { sha256File } from './inspect-file.js';
 import type { InputRecord } from '../ledger/ledger.js';
@@ -158,10 +158,8 @@ async function moveOnce(input: DispositionInput, dir: string): Promise<string | 
  */
 async function findMoved(input: DispositionInput, dir: string, source: Stats | null): Promise<string | null> {
   const safe = sanitiseFileName(path.basename(input.path));
-  const ext = /\.[^.\s]{1,16}$/.exec(safe)?.[0] ?? '';
-  const stem = safe.slice(0, safe.length - ext.length);
   for (let i = 0; i < 10_000; i++) {
-    const candidate = path.join(dir, i === 0 ? safe : `${stem} (${i})${ext}`);
+    const candidate = path.join(dir, numberedName(safe, i));
     if (candidate === input.path) continue;
     const st = await stat(candidate).catch(() => null);
     if (!st) return null;

@@ -14,7 +14,10 @@
  * - `written`    outputs written (idempotently, keyed by request_id); next: move/delete/keep the input.
  * Final: `done` (input disposed of), `failed` (input moved to failed_dir with .error.json),
  * `duplicate` (skipped duplicate moved aside with a note). `timed_out` is not final: polled again later
- * on a slow schedule, and `retry` puts it (or a failed one) back in the flow.
+ * on a slow schedule, and `retry` puts it (or a failed one) back in the flow: a failed input goes back
+ * in the same row (one input, one row, whatever its history; the events keep the history), at `written`
+ * when its outputs were written before it failed (only its move is repeated), at `extracted` when it has a
+ * result, else at `queued`.
  */
 export const INPUT_STATES = [
   'queued',
@@ -77,6 +80,8 @@ export interface LedgerEvent {
 
 /** Fields a transition may set besides the state; each transition is one atomic commit with its event. */
 export interface TransitionPatch {
+  /** Where the file is now: `docdrop retry` moves a failed input back under another name when its own is taken. */
+  path?: string;
   documentId?: string | null;
   requestId?: string | null;
   result?: InputResult | null;

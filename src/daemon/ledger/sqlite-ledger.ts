@@ -105,6 +105,7 @@ export class SqliteLedger implements Ledger, MailLedger {
     const s = (sql: string) => db.prepare(sql);
     // `set_x` flags let one prepared statement update only the fields a patch carries.
     const patchSet = `
+      path            = CASE WHEN @set_path            THEN @path            ELSE path            END,
       document_id     = CASE WHEN @set_document_id     THEN @document_id     ELSE document_id     END,
       request_id      = CASE WHEN @set_request_id      THEN @request_id      ELSE request_id      END,
       result          = CASE WHEN @set_result          THEN @result          ELSE result          END,
@@ -380,6 +381,8 @@ export class SqliteLedger implements Ledger, MailLedger {
 function patchParams(p: TransitionPatch) {
   const flag = (v: unknown) => (v === undefined ? 0 : 1);
   return {
+    set_path: flag(p.path),
+    path: p.path ?? null,
     set_document_id: flag(p.documentId),
     document_id: p.documentId ?? null,
     set_request_id: flag(p.requestId),

@@ -75,8 +75,9 @@ export async function processFiles(o: OneShotOptions): Promise<OneShotResult[]> 
     rules: new Map([[RULE, rule]]),
     queues: createStepQueues({ uploadConcurrency: o.uploadConcurrency ?? 4, pollConcurrency: o.pollConcurrency ?? 16 }),
     polling: { ...polling, slowRecheckMs: Number.MAX_SAFE_INTEGER },
-    // One-shot: a local step failing twice is reported rather than retried for minutes.
+    // One-shot: a local step failing twice (a full disk too) is reported rather than retried for minutes.
     maxLocalAttempts: 2,
+    maxDiskAttempts: 2,
     maxApiAttempts: 6,
     logger: o.logger,
     tickMs: 100,

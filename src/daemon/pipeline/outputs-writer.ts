@@ -62,7 +62,7 @@ export async function writeInputOutput(
     return writeGroupedOutput({ ...spec, dir, baseName, record: out });
   }
   const stem = basename(record.path, extname(record.path));
-  return writeOutputFile({ ...spec, dir, baseName: `${stem}-${record.requestId!.slice(0, 8)}`, records: [out] });
+  return writeOutputFile({ ...spec, dir, baseName: stem, uniqueSuffix: `-${record.requestId!.slice(0, 8)}`, records: [out] });
 }
 
 function pickWorkflow(rule: PipelineRule, templateId: string | null): Workflow | undefined {

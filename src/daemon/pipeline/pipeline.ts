@@ -36,6 +36,11 @@ export interface PipelineOptions {
   retry?: BackoffPolicy;
   /** Local steps (output write, move) that fail transiently this many times in a row fail the input. */
   maxLocalAttempts?: number;
+  /**
+   * The same for a disk that is full or failing (`disk_unavailable`: ENOSPC, EDQUOT, EIO); default: no limit,
+   * the input keeps its result and waits, with backoff, until the disk is back.
+   */
+  maxDiskAttempts?: number;
   /** Transient or rate-limited failures of API steps in a row before the input fails; default: no limit. */
   maxApiAttempts?: number;
   logger: Logger;
@@ -87,6 +92,7 @@ export class Pipeline {
     this.o = {
       retry: { initialMs: options.polling.initialMs, maxMs: Math.max(options.polling.maxMs, 60_000), jitter: JITTER },
       maxLocalAttempts: 5,
+      maxDiskAttempts: Number.POSITIVE_INFINITY,
       maxApiAttempts: Number.POSITIVE_INFINITY,
       // The due list only catches what is not held in memory: inputs resumed after a restart, long waits,
       // changes by `docdrop retry`. Next steps and poll backoffs are dispatched directly.
@@ -472,7 +478,8 @@ export class Pipeline {
         return await this.failInput(rule, r, { reason: failure.code, message: failure.message, ...failure.context, ...ids });
       }
       const isApi = API_STATES.has(r.state);
-      if (attempts >= (isApi ? this.o.maxApiAttempts : this.o.maxLocalAttempts)) {
+      const disk = !isApi && failure.code === 'disk_unavailable';
+      if (attempts >= (isApi ? this.o.maxApiAttempts : disk ? this.o.maxDiskAttempts : this.o.maxLocalAttempts)) {
         return await this.failInput(rule, r, {
           reason: 'retries_exhausted',
           message: `the ${r.state} step failed ${attempts} times in a row: ${message}`,
@@ -481,7 +488,15 @@ export class Pipeline {
         });
       }
       const delay = retryDelayMs(attempts, this.o.retry, failure.retryAfterMs);
-      logger.warn({ id: r.id, state: r.state, attempts, retryInMs: delay, code: failure.code, err: message }, 'step failed; will retry');
+      if (disk && r.attempts === 0) {
+        // Once per spell and input, at error level: this needs a person (free space, check the disk).
+        logger.error(
+          { id: r.id, state: r.state, attempts, retryInMs: delay, code: failure.code, errno: failure.context.code, err: message },
+          `disk full or failing (${failure.context.code}): the ${r.state} step waits and retries until the disk is back; the input keeps its result`,
+        );
+      } else {
+        logger.warn({ id: r.id, state: r.state, attempts, retryInMs: delay, code: failure.code, err: message }, 'step failed; will retry');
+      }
       return await ledger.recordAttempt(r.id, { attempts, nextAttemptAt: now + delay, lastError: message, event: { error: message } });
     } catch (inner) {
       logger.error({ id: r.id, err: errorText(inner), cause: message }, 'could not record step error');
