@@ -19,6 +19,13 @@ await yargs(hideBin(process.argv))
   .demandCommand(1, 'Name a command: serve, run, process, status or retry.')
   .strict()
   .recommendCommands()
+  // A wrong or missing option is one line naming it and where the help is, not the whole help text.
+  .fail((msg, err) => {
+    const command = hideBin(process.argv).find((a) => !a.startsWith('-'));
+    const name = command ? `docdrop ${command}` : 'docdrop';
+    process.stderr.write(msg ? `${name}: ${msg} (see ${name} --help)\n` : `${name}: ${err?.message ?? String(err)}\n`);
+    process.exit(1);
+  })
   .help()
   .version()
   .parseAsync();

@@ -30,7 +30,8 @@ export const retryCommand: CommandModule<object, RetryArgs> = {
         return true;
       }),
   handler: reportingErrors('retry', async (args) => {
-    const config = await loadConfig(args.config);
+    // Only the ledger is read: the service's secrets (a systemd credential, say) are not needed.
+    const config = await loadConfig(args.config, process.env, { secrets: 'skip' });
     const ledger = await openLedger(config.state);
     let failures = 0;
     try {

@@ -5,6 +5,7 @@ import type { ArgumentsCamelCase, CommandModule, Options } from 'yargs';
 import type { ServiceOptions } from '../service/index.js';
 import { MIB, SERVE_OPTIONS, SERVE_SECRET_ENV, type ServeArgs as ServeArgsOf, type ServeOptionSpec } from '../service/serve-options.js';
 import { createLogger } from '../shared/logger.js';
+import { reportingErrors } from './run-command.js';
 import { parseMsRange, validateFaultOptions, type FaultOptions } from '../service/faults.js';
 import { llmConfigSchema, type LlmConfig } from '../engine/llm-engine.js';
 
@@ -122,11 +123,21 @@ function faultOptionsFrom(argv: ServeArgs): FaultOptions | undefined {
   }
 }
 
+/** A failed listen in words a person can act on (the address is in the error: SMTP has its own port). */
+function listenError(err: NodeJS.ErrnoException & { address?: string; port?: number }): Error {
+  const at = err.address === undefined ? 'the address' : err.port ? `${err.address}:${err.port}` : err.address;
+  if (err.code === 'EADDRINUSE') return new Error(`${at} is already in use: stop the process listening there or choose another port`);
+  if (err.code === 'EACCES') return new Error(`not allowed to listen on ${at} (ports below 1024 need privileges): choose another port`);
+  if (err.code === 'EADDRNOTAVAIL') return new Error(`cannot listen on ${at}: no local interface has that address (check --host)`);
+  return err;
+}
+
 export const serveCommand: CommandModule<object, ServeArgs> = {
   command: 'serve',
   describe: 'Run the self-hosted document extraction and classification service',
   builder: (y) => y.options(serveOptions) as never,
-  handler: async (argv) => {
+  // A bad option or a busy port is one line on stderr and exit 1, not the help text and a stack trace.
+  handler: reportingErrors('serve', async (argv: ServeArgs) => {
     const logger = createLogger({ level: argv.logLevel, name: 'docdrop-serve' });
     // Loaded here, not at the top: every other docdrop command would otherwise carry the service and its
     // engine (~100 MB of pdf.js, OCR and sharp) in memory.
@@ -139,7 +150,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         throw new Error(`--${(err as Error).message.replace('pdfWorkers', 'pdf-workers')}`);
       }
     }
-    const service = await startService(toServiceOptions(argv, logger));
+    const service = await startService(toServiceOptions(argv, logger)).catch((err: NodeJS.ErrnoException) => {
+      throw listenError(err);
+    });
     logger.info({ url: service.url, dataDir: argv.dataDir, accounts: service.context.options.apiKeys.length }, `docdrop serve listening at ${service.url}`);
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {
@@ -155,5 +168,5 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });
-  },
+  }),
 };

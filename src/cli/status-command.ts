@@ -23,7 +23,8 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
       .option('json', { type: 'boolean', describe: 'print JSON instead of a table' })
       .option('limit', { type: 'number', default: 50, describe: 'most inputs listed (newest first); 0 = all' }),
   handler: reportingErrors('status', async (args) => {
-    const config = await loadConfig(args.config);
+    // Only the ledger is read: the service's secrets (a systemd credential, say) are not needed.
+    const config = await loadConfig(args.config, process.env, { secrets: 'skip' });
     const ledger = await openLedger(config.state);
     try {
       const counts = await ledger.countByState();
@@ -55,12 +56,13 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
   }),
 };
 
+/** The newest `limit` inputs (all for 0), newest first: the ledger lists in id order. */
 async function newest(ledger: Ledger, state: InputState | undefined, limit: number): Promise<InputRecord[]> {
   const filter = state ? { state } : {};
-  if (limit <= 0) return ledger.list(filter);
+  if (limit <= 0) return (await ledger.list(filter)).reverse();
   const counts = await ledger.countByState();
   const total = state ? counts[state] : Object.values(counts).reduce((a, b) => a + b, 0);
-  return ledger.list({ ...filter, limit, offset: Math.max(0, total - limit) });
+  return (await ledger.list({ ...filter, limit, offset: Math.max(0, total - limit) })).reverse();
 }
 
 /** A stable file not taken yet because it does not look complete (see README, "Files still being written"). */

@@ -19,6 +19,7 @@ import type { PipelineRule } from './pipeline/ports.js';
 import { createRequestLimiter, createStepQueues } from './pipeline/rate-limit.js';
 import { resolveTargets, type ResolvedTarget } from './pipeline/resolve-targets.js';
 import { startIntake } from './intake/folder/folder-intake.js';
+import { findWatchOverlaps } from './intake/folder/overlap.js';
 import { startMailIntake } from './intake/mail/imap-intake.js';
 
 export interface DaemonOptions {
@@ -110,6 +111,9 @@ export function buildPipeline(
 }
 
 export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}): Promise<RunningDaemon> {
+  // Before anything starts: two rules taking the same file would process it twice.
+  const overlaps = findWatchOverlaps(config.rules, config.ignore_paths);
+  if (overlaps.length > 0) throw new Error(`overlapping watched folders:\n${overlaps.map((p) => `  - ${p}`).join('\n')}`);
   const logger = opts.logger ?? createLogger({ level: config.log_level });
   // Requests by kind (ids folded), logged at stop: how many calls each file costs, for operators and bench/.
   const requests = new Map<string, number>();

@@ -4,7 +4,7 @@
 // key on every start would make jobs submitted before a restart unreachable (403).
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import type { ServiceClient } from '../api/client.js';
 import type { CreateTemplateRequest } from '../api/types.js';
 import type { Logger } from '../shared/logger.js';
@@ -88,7 +88,13 @@ export async function ensureExampleWorkflow(client: ServiceClient): Promise<bool
   return true;
 }
 
-/** The folders a new user drops files into and looks for results in. */
+/**
+ * The inboxes of a fresh checkout (`npm start`: ./var/inbox/invoices), so a new user has somewhere to drop
+ * files: only watch folders inside docdrop's own state folder (the folder of state.path). Any other one
+ * is the operator's (a share, a mount): created here it would hide a typo or an unmounted share, so
+ * intake logs it as missing and waits for it, as with a remote service.
+ */
 export async function createRuleFolders(config: DaemonConfig): Promise<void> {
-  for (const rule of config.rules) await mkdir(rule.watch, { recursive: true });
+  const own = dirname(config.state.path) + sep;
+  for (const rule of config.rules) if (rule.watch.startsWith(own)) await mkdir(rule.watch, { recursive: true });
 }

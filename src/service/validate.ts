@@ -37,8 +37,14 @@ export function describeValue(v: unknown): string {
 export const queryBool = () =>
   z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
 
-/** Query-string integers within bounds. */
-export const queryInt = (min: number, max: number) => z.coerce.number({ message: 'expected an integer' }).int().min(min).max(max);
+/** Query-string integers within bounds; a rejection names the allowed range and echoes what was sent. */
+export const queryInt = (min: number, max: number) =>
+  z.unknown().transform((v, ctx) => {
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*[-+]?\d+\s*$/.test(v) ? Number(v) : NaN;
+    if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
+    ctx.issues.push({ code: 'custom', input: v, message: `expected an integer from ${min} to ${max}, received ${describeValue(v)}` });
+    return z.NEVER;
+  });
 
 /** Page selections as the spec writes them: '1-3,5,7-9' (1-based, ranges ascending). */
 export const pageRanges = () =>

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { ServiceClient } from '../../src/api/client.js';
 import { startDaemon } from '../../src/daemon/daemon.js';
+import { openLedger } from '../../src/daemon/ledger/open-ledger.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { configYaml, invoiceTemplate, listFiles, numberedInvoice, readCsvFile, tempTree, waitFor, writeConfig, type TempTree } from './pipeline-fixtures.js';
@@ -15,9 +16,9 @@ import { configYaml, invoiceTemplate, listFiles, numberedInvoice, readCsvFile, t
 const REPO = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
-async function docdrop(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function docdrop(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: REPO, timeout: 120_000 });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: REPO, timeout: 120_000, env });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -110,5 +111,58 @@ describe('docdrop CLI', () => {
     assert.match(retry.stdout, /retried #\d+ .*junk\.pdf/);
     assert.deepEqual(await listFiles(inbox), ['junk.pdf']);
     assert.deepEqual(await listFiles(join(root, 'failed', 'invoices')), [], 'file and its .error.json left failed_dir');
+  });
+
+  test('status and retry run outside the systemd unit: the secrets the config names under ${CREDENTIALS_DIRECTORY} are not read', async () => {
+    const root = join(tree.root, 'no-credentials');
+    await mkdir(root, { recursive: true });
+    const configPath = join(root, 'docdrop.yaml');
+    await writeFile(
+      configPath,
+      [
+        'service:',
+        '  base_url: https://docs.example.com',
+        '  api_key_file: ${CREDENTIALS_DIRECTORY}/api_key',
+        `state: { path: ${join(root, 'state.db')} }`,
+        'rules:',
+        `  - { name: invoices, watch: ${join(root, 'inbox')}, workflow: Invoices }`,
+        'mailboxes:',
+        '  - { name: ap, host: imap.example.com, user: ap, password_file: "${CREDENTIALS_DIRECTORY}/imap_password", rule: invoices }',
+        '',
+      ].join('\n'),
+    );
+    const env = { ...process.env };
+    delete env.CREDENTIALS_DIRECTORY;
+    const status = await docdrop(['status', '--json', '--config', configPath], env);
+    assert.equal(status.code, 0, status.stderr);
+    assert.deepEqual((JSON.parse(status.stdout) as { inputs: unknown[] }).inputs, []);
+    const retry = await docdrop(['retry', '--failed', '--config', configPath], env);
+    assert.equal(retry.code, 0, retry.stderr);
+    assert.match(retry.stdout, /nothing to retry/);
+    const daemon = await docdrop(['run', '--config', configPath], env);
+    assert.equal(daemon.code, 1, 'the daemon itself still needs its key');
+    assert.match(daemon.stderr, /CREDENTIALS_DIRECTORY is not set/);
+  });
+
+  test('status lists the newest inputs first', async () => {
+    const root = join(tree.root, 'newest-first');
+    await mkdir(root, { recursive: true });
+    const { path: configPath, config } = await writeConfig(root, configYaml({ root, baseUrl: svc.url, apiKey: svc.keys[0]! }));
+    const ledger = await openLedger(config.state);
+    try {
+      for (const name of ['first.pdf', 'second.pdf', 'third.pdf']) {
+        await ledger.addInput({ rule: 'invoices', path: join(root, name), size: 1, mtimeMs: 1, sha256: name });
+      }
+    } finally {
+      await ledger.close();
+    }
+    const paths = async (extra: string[]) => {
+      const r = await docdrop(['status', '--json', '--config', configPath, ...extra]);
+      assert.equal(r.code, 0, r.stderr);
+      return (JSON.parse(r.stdout) as { inputs: { path: string }[] }).inputs.map((i) => i.path.slice(root.length + 1));
+    };
+    assert.deepEqual(await paths([]), ['third.pdf', 'second.pdf', 'first.pdf']);
+    assert.deepEqual(await paths(['--limit', '2']), ['third.pdf', 'second.pdf']);
+    assert.deepEqual(await paths(['--limit', '0']), ['third.pdf', 'second.pdf', 'first.pdf']);
   });
 });

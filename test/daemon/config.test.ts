@@ -251,3 +251,18 @@ test('a mistyped mailbox password is never echoed in the error', () => {
   const got = problems(minimal() + 'mailboxes:\n  - name: ap\n    host: h\n    user: u\n    rule: invoices\n    password: 12345\n');
   assert.ok(got.some((p) => p.startsWith('mailboxes[0].password: expected string, got a value of the wrong kind')), got.join('\n'));
 });
+
+test("secrets: 'skip' (status, retry) neither expands nor reads the key and passwords; every other key still is", () => {
+  const yaml =
+    'service: { base_url: "https://docs.example.com", api_key_file: "${CREDENTIALS_DIRECTORY}/api_key" }\n' +
+    'state: { path: "${STATE_DIR}/state.db" }\n' +
+    minimal() +
+    'mailboxes:\n  - { name: ap, host: imap.example.com, user: ap, password_file: "${CREDENTIALS_DIRECTORY}/imap", rule: invoices }\n';
+  assert.match(problems(yaml, { STATE_DIR: '/var/lib/docdrop' }).join('\n'), /CREDENTIALS_DIRECTORY is not set/);
+  const c = parseConfig(yaml, { baseDir: BASE, env: { STATE_DIR: '/var/lib/docdrop' }, secrets: 'skip' });
+  assert.equal(c.state.path, '/var/lib/docdrop/state.db');
+  assert.equal(c.service.api_key, '');
+  assert.equal(c.service.api_key_source, 'unread');
+  assert.equal(c.mailboxes[0]!.password, '');
+  assert.throws(() => parseConfig(yaml, { baseDir: BASE, env: {}, secrets: 'skip' }), /STATE_DIR is not set/);
+});

@@ -93,6 +93,14 @@ describe('POST /v1/documents (multipart)', () => {
     assert.match(errorBody(empty, 400, 'unsupported_file_type').message, /empty file/);
   });
 
+  test('refuses a second file part with 400 and stores neither', async () => {
+    const form = fileForm(await pagesPdf(1), 'first-of-two.pdf');
+    form.append('file', new Blob([await pagesPdf(1)]), 'second-of-two.pdf');
+    const res = await raw(`${svc.url}/v1/documents`, { method: 'POST', key: svc.keys[0], body: form });
+    assert.match(errorBody(res, 400, 'invalid_request').message, /exactly one file part/);
+    assert.equal((await client.listDocuments({ search_term: 'of-two' })).files.length, 0);
+  });
+
   test('rejects a multipart body whose part is not named file', async () => {
     const res = await raw(`${svc.url}/v1/documents`, { method: 'POST', key: svc.keys[0], body: fileForm(await pagesPdf(1), 'a.pdf', 'document') });
     assert.match(errorBody(res, 400, 'invalid_request').message, /`file`/);
@@ -192,6 +200,8 @@ describe('GET /v1/documents', () => {
     assert.match(errorBody(bad, 400, 'invalid_request').message, /limit/);
     const neg = await raw(`${svc.url}/v1/documents?limit=0`, { key: svc.keys[0] });
     assert.match(errorBody(neg, 400, 'invalid_request').message, /limit/);
+    const huge = await raw(`${svc.url}/v1/documents?limit=99999999999`, { key: svc.keys[0] });
+    assert.match(errorBody(huge, 400, 'invalid_request').message, /query limit: expected an integer from 1 to 1000, received "99999999999"/);
     const half = await raw(`${svc.url}/v1/documents?document_id=11111111-2222-4333-8444-555555555555`, { key: svc.keys[0] });
     assert.match(errorBody(half, 400, 'invalid_request').message, /created_at/);
   });

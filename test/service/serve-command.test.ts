@@ -2,6 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,4 +54,27 @@ test('refuses to start without any API key', async () => {
   s.url.catch(() => {});
   assert.notEqual(await s.exited, 0);
   assert.match(s.log(), /api-key/);
+});
+
+test('a missing key, a missing option or a busy port is one clear line on stderr and exit 1, without help text or stack', async () => {
+  const busy = createServer();
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  const port = (busy.address() as AddressInfo).port;
+  try {
+    const cases: [string[], RegExp][] = [
+      [['--port', '0', '--data-dir', dataDir], /^docdrop serve: --api-key: expected at least one key/],
+      [['--port', '0', '--api-key', 'k'], /^docdrop serve: Missing required argument: data-dir \(see docdrop serve --help\)$/],
+      [['--port', String(port), '--data-dir', dataDir, '--api-key', 'k'], new RegExp(`^docdrop serve: 127\\.0\\.0\\.1:${port} is already in use`)],
+    ];
+    for (const [args, expected] of cases) {
+      const s = serve(args);
+      s.url.catch(() => {});
+      assert.equal(await s.exited, 1, s.log());
+      const lines = s.log().trim().split('\n');
+      assert.equal(lines.length, 1, s.log());
+      assert.match(lines[0]!, expected);
+    }
+  } finally {
+    busy.close();
+  }
 });

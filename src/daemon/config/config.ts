@@ -50,8 +50,11 @@ export type DaemonConfig = DeepReadonly<
     service: Omit<RawConfig['service'], 'api_key' | 'api_key_file'> & {
       /** The secret. Never log it: log describeConfig(config) instead. */
       api_key: string;
-      /** Where the key came from; `generated` only for base_url: embedded without a configured key. */
-      api_key_source: 'config' | 'file' | 'generated';
+      /**
+       * Where the key came from; `generated` only for base_url: embedded without a configured key; `unread`
+       * when loaded with `secrets: 'skip'` (api_key is then empty).
+       */
+      api_key_source: 'config' | 'file' | 'generated' | 'unread';
     };
     rules: RuleConfig[];
     mailboxes: MailboxConfig[];
@@ -70,7 +73,21 @@ export class ConfigError extends Error {
   }
 }
 
-export async function loadConfig(path: string, env: NodeJS.ProcessEnv = process.env): Promise<DaemonConfig> {
+export interface ConfigLoadOptions {
+  /**
+   * `skip` for commands that only read the ledger (`status`, `retry`): the service key and mailbox
+   * passwords (`api_key`, `api_key_file`, `password`, `password_file`) are neither expanded nor read, so
+   * a `${CREDENTIALS_DIRECTORY}` that only exists inside the systemd unit does not stop them. They come
+   * back empty. Default `read`.
+   */
+  secrets?: 'read' | 'skip';
+}
+
+export async function loadConfig(
+  path: string,
+  env: NodeJS.ProcessEnv = process.env,
+  loadOpts: ConfigLoadOptions = {},
+): Promise<DaemonConfig> {
   const file = resolve(path);
   let text: string;
   try {
@@ -78,7 +95,7 @@ export async function loadConfig(path: string, env: NodeJS.ProcessEnv = process.
   } catch (err) {
     throw new ConfigError(file, [`cannot read the config file: ${(err as Error).message}`]);
   }
-  return parseConfig(text, { baseDir: dirname(file), env, source: file });
+  return parseConfig(text, { baseDir: dirname(file), env, source: file, ...loadOpts });
 }
 
 /**
@@ -87,9 +104,10 @@ export async function loadConfig(path: string, env: NodeJS.ProcessEnv = process.
  */
 export function parseConfig(
   yamlText: string,
-  opts: { baseDir: string; env?: NodeJS.ProcessEnv; source?: string },
+  opts: { baseDir: string; env?: NodeJS.ProcessEnv; source?: string } & ConfigLoadOptions,
 ): DaemonConfig {
   const source = opts.source ?? 'config';
+  const readSecrets = opts.secrets !== 'skip';
   let tree: unknown;
   try {
     tree = parseYaml(yamlText);
@@ -97,7 +115,7 @@ export function parseConfig(
     throw new ConfigError(source, [`not valid YAML: ${(err as Error).message}`]);
   }
   try {
-    tree = interpolateTree(tree ?? {}, opts.env ?? process.env);
+    tree = interpolateTree(readSecrets ? (tree ?? {}) : withoutSecrets(tree ?? {}), opts.env ?? process.env);
   } catch (err) {
     if (err instanceof MissingEnvError) throw new ConfigError(source, [err.message]);
     throw err;
@@ -111,8 +129,8 @@ export function parseConfig(
   const rules = raw.rules.map((r, i) => resolveRule(r, i, baseDir, problems));
   checkUniqueNames(raw.rules, 'rules', problems);
   checkManagedOutsideWatch(rules, problems);
-  const service = resolveService(raw.service, baseDir, problems);
-  const mailboxes = raw.mailboxes.map((m, i) => resolveMailbox(m, `mailboxes[${i}]`, raw.rules, baseDir, problems));
+  const service = resolveService(raw.service, baseDir, readSecrets, problems);
+  const mailboxes = raw.mailboxes.map((m, i) => resolveMailbox(m, `mailboxes[${i}]`, raw.rules, baseDir, readSecrets, problems));
   checkUniqueNames(raw.mailboxes, 'mailboxes', problems);
   const { initial_s, max_s } = raw.service.polling;
   if (initial_s > max_s) problems.push(`service.polling.initial_s: expected at most max_s (${max_s}), got ${initial_s}`);
@@ -209,7 +227,28 @@ function checkUniqueNames(items: readonly { name: string }[], key: string, probl
   });
 }
 
-function resolveMailbox(mailbox: RawMailbox, at: string, rules: readonly RawRule[], baseDir: string, problems: string[]): MailboxConfig {
+/** The parsed YAML without the secret keys (see ConfigLoadOptions.secrets); other keys as written. */
+function withoutSecrets(tree: unknown): unknown {
+  if (!isMapping(tree)) return tree;
+  const drop = (node: unknown, keys: string[]) =>
+    isMapping(node) ? Object.fromEntries(Object.entries(node).filter(([k]) => !keys.includes(k))) : node;
+  return {
+    ...tree,
+    ...(isMapping(tree.service) ? { service: drop(tree.service, ['api_key', 'api_key_file']) } : {}),
+    ...(Array.isArray(tree.mailboxes) ? { mailboxes: tree.mailboxes.map((m) => drop(m, ['password', 'password_file'])) } : {}),
+  };
+}
+
+const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function resolveMailbox(
+  mailbox: RawMailbox,
+  at: string,
+  rules: readonly RawRule[],
+  baseDir: string,
+  readSecrets: boolean,
+  problems: string[],
+): MailboxConfig {
   const { password, password_file, ...rest } = mailbox;
   if (!rules.some((r) => r.name === mailbox.rule)) {
     problems.push(`${at}.rule: no rule is named "${mailbox.rule}"; expected one of ${rules.map((r) => `"${r.name}"`).join(', ')}`);
@@ -224,6 +263,7 @@ function resolveMailbox(mailbox: RawMailbox, at: string, rules: readonly RawRule
       problems.push(`${at}.tls_ca_file: cannot read ${caFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
   }
+  if (!readSecrets) return { ...rest, tls_ca_file: caFile, password: '' };
   const secret = readSecret(password, password_file, `${at}.password`, baseDir, problems);
   if (secret === undefined) problems.push(`${at}.password: required (write password: \${IMAP_PASSWORD} or password_file: PATH)`);
   return { ...rest, tls_ca_file: caFile, password: secret?.value ?? '' };
@@ -276,8 +316,9 @@ function checkManagedOutsideWatch(rules: ReturnType<typeof resolveRule>[], probl
   });
 }
 
-function resolveService(service: RawConfig['service'], baseDir: string, problems: string[]) {
+function resolveService(service: RawConfig['service'], baseDir: string, readSecrets: boolean, problems: string[]) {
   const { api_key, api_key_file, ...rest } = service;
+  if (!readSecrets) return { ...rest, api_key: '', api_key_source: 'unread' as const };
   const secret = readSecret(api_key, api_key_file, 'service.api_key', baseDir, problems);
   if (secret) return { ...rest, api_key: secret.value, api_key_source: secret.source };
   if (service.base_url === 'embedded') {

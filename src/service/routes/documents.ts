@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { Transform } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { z } from 'zod';
 import { ErrorCodes } from '../../api/error-codes.js';
 import type { DocumentList, UploadUrl } from '../../api/types.js';
@@ -74,7 +75,8 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): 
 }
 
 async function uploadMultipart(deps: DocumentRoutesDeps, req: FastifyRequest) {
-  const part = await req.file();
+  const parts = req.parts();
+  const part = await nextFile(parts);
   if (!part) throw new ServiceError(400, ErrorCodes.invalidRequest, 'file: expected a multipart part named `file`, received no file part');
   if (part.fieldname !== 'file') {
     part.file.resume();
@@ -92,6 +94,32 @@ async function uploadMultipart(deps: DocumentRoutesDeps, req: FastifyRequest) {
     sourceName: 'api',
     fileName: part.filename,
     source: part.file.pipe(guard),
+    beforeRecord: () => refuseMoreFiles(parts),
   });
   return toDocumentView(deps, row, { storageKey: false });
 }
+
+/** The next file part, skipping plain fields (as `req.file()` does); undefined at the end of the body. */
+async function nextFile(parts: AsyncIterableIterator<Multipart>): Promise<MultipartFile | undefined> {
+  for (;;) {
+    const { value, done } = await parts.next();
+    if (done) return undefined;
+    if (value.type === 'file') return value;
+  }
+}
+
+/**
+ * One document per upload: a second file part would otherwise be dropped unseen while the client believes
+ * both were stored. Past the first file the parser's files limit (app.ts) raises FST_FILES_LIMIT.
+ */
+async function refuseMoreFiles(parts: AsyncIterableIterator<Multipart>): Promise<void> {
+  const extra = await nextFile(parts).catch((err: { code?: string }) => {
+    if (err.code === 'FST_FILES_LIMIT') return true;
+    throw err;
+  });
+  if (!extra) return;
+  if (extra !== true) extra.file.resume();
+  throw new ServiceError(400, ErrorCodes.invalidRequest, MORE_THAN_ONE_FILE);
+}
+
+const MORE_THAN_ONE_FILE = 'file: expected exactly one file part, received more than one; upload each document in its own request';

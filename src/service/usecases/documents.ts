@@ -53,12 +53,21 @@ export async function inspectStoredFile(path: string): Promise<{ kind: FileKind;
  */
 export async function storeDocument(
   deps: DocumentStoreDeps,
-  d: { accountId: string; sourceName: string; fileName: string; source: Readable; maxBytes?: number },
+  d: {
+    accountId: string;
+    sourceName: string;
+    fileName: string;
+    source: Readable;
+    maxBytes?: number;
+    /** Runs once the bytes are saved, before anything is recorded; a throw rejects the upload. */
+    beforeRecord?: () => Promise<void>;
+  },
 ): Promise<DocumentRow> {
   const documentId = randomUUID();
   const path = deps.files.documentPath(documentId);
   const bytes = await deps.files.save(path, d.source, d.maxBytes);
   try {
+    await d.beforeRecord?.();
     const { kind, numPages } = await inspectStoredFile(path);
     deps.documents.create({
       document_id: documentId,
