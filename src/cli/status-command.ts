@@ -5,8 +5,10 @@ import { DEFAULT_CONFIG, reportingErrors } from './run-command.js';
 import { loadConfig } from '../daemon/config/config.js';
 import { INPUT_STATES, type InputRecord, type InputState, type Ledger } from '../daemon/ledger/ledger.js';
 import { openLedger } from '../daemon/ledger/open-ledger.js';
+import { eventView, historyTable } from './input-history.js';
 
 interface StatusArgs {
+  id?: number;
   config: string;
   state?: string;
   json?: boolean;
@@ -14,10 +16,11 @@ interface StatusArgs {
 }
 
 export const statusCommand: CommandModule<object, StatusArgs> = {
-  command: 'status',
-  describe: 'Show how many inputs are in each state, and a table of inputs',
+  command: 'status [id]',
+  describe: 'Show how many inputs are in each state, and a table of inputs; with ID, that input and its full history',
   builder: (y) =>
     y
+      .positional('id', { type: 'number', describe: 'an input id: show it with every event of its history' })
       .option('config', { type: 'string', default: DEFAULT_CONFIG, describe: 'daemon config file (its state.path is read)' })
       .option('state', { type: 'string', choices: INPUT_STATES, describe: 'list only inputs in this state' })
       .option('json', { type: 'boolean', describe: 'print JSON instead of a table' })
@@ -26,6 +29,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
     const config = await loadConfig(args.config);
     const ledger = await openLedger(config.state);
     try {
+      if (args.id !== undefined) return await showInput(ledger, args.id, args.json === true);
       const counts = await ledger.countByState();
       const state = args.state as InputState | undefined;
       const inputs = await newest(ledger, state, args.limit);
@@ -50,6 +54,14 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
     }
   }),
 };
+
+/** One input and every event of its history, from the ledger (durable, unlike log lines). */
+async function showInput(ledger: Ledger, id: number, json: boolean): Promise<void> {
+  const record = Number.isInteger(id) ? await ledger.get(id) : null;
+  if (!record) throw new Error(`no input #${id} in the ledger (docdrop status lists the ids)`);
+  const events = await ledger.events(id);
+  process.stdout.write(json ? `${JSON.stringify({ input: view(record), events: events.map(eventView) }, null, 2)}\n` : historyTable(record, events));
+}
 
 async function newest(ledger: Ledger, state: InputState | undefined, limit: number): Promise<InputRecord[]> {
   const filter = state ? { state } : {};
