@@ -16,6 +16,7 @@ import { startDaemon } from '../../src/daemon/daemon.js';
 import { openLedger, type LedgerStore } from '../../src/daemon/ledger/open-ledger.js';
 import { startMailIntake, type MailIntake } from '../../src/daemon/intake/mail/imap-intake.js';
 import { createLogger, silentLogger } from '../../src/shared/logger.js';
+import { startDaemonProcess } from '../../bench/daemon-process.js';
 import { hasDovecot, startDovecot, type Dovecot } from '../helpers/dovecot.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { configYaml, invoiceTemplate, listFiles, numberedInvoice, readCsvFile, tempTree, waitFor, writeConfig, type TempTree } from '../daemon/pipeline-fixtures.js';
@@ -422,6 +423,24 @@ mailboxes:
     const status = JSON.parse(stdout) as { mailboxes: { mailbox: string; messages: number; files: number; last_at: string }[] };
     assert.deepEqual(status.mailboxes.map((m) => [m.mailbox, m.messages, m.files]), [['ap', 1, 2]]);
     assert.ok(Date.parse(status.mailboxes[0]!.last_at) > Date.now() - 120_000);
+  });
+
+  test('after failed logins, SIGTERM ends the daemon process promptly (no connection holds it open)', { timeout: 90_000 }, async () => {
+    const root = join(tree.root, 'sigterm');
+    await mkdir(root, { recursive: true });
+    const yaml =
+      configYaml({ root, baseUrl: svc.url, apiKey: svc.keys[0]!, logLevel: 'info' }) +
+      `mailboxes:\n  - { name: ap, host: ${imap.host}, port: ${imap.port}, tls: false, tls_ca_file: ${imap.certFile}, user: ${USER}, password: wrong-Pw-79, rule: invoices, poll_s: 0.2 }\n`;
+    const { path } = await writeConfig(root, yaml);
+    const daemon = await startDaemonProcess(path, { tsx: true });
+    try {
+      await waitFor('two failed logins', async () => (daemon.log().match(/mailbox unavailable/g) ?? []).length >= 2, 40_000);
+      daemon.child.kill('SIGTERM');
+      await daemon.exited; // before the fix, leaked connections kept the process alive for minutes
+      assert.equal(daemon.child.exitCode, 0, daemon.log().slice(-2000));
+    } finally {
+      daemon.child.kill('SIGKILL');
+    }
   });
 });
 
