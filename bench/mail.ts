@@ -45,7 +45,7 @@ try {
   const config = parseConfig(
     JSON.stringify({
       rules: [{ name: 'invoices', watch: 'inbox', workflow: 'Invoices' }],
-      mailboxes: [{ name: 'ap', host: imap.host, port: imap.port, tls: false, user: USER, password: PASS, rule: 'invoices', poll_s: 3600 }],
+      mailboxes: [{ name: 'ap', host: imap.host, port: imap.port, tls: false, insecure_plaintext: true, user: USER, password: PASS, rule: 'invoices', poll_s: 3600 }],
     }),
     { baseDir: root },
   );

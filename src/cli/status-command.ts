@@ -5,8 +5,10 @@ import { DEFAULT_CONFIG, reportingErrors } from './run-command.js';
 import { loadConfig } from '../daemon/config/config.js';
 import { INPUT_STATES, type InputRecord, type InputState, type Ledger, type WaitingFile } from '../daemon/ledger/ledger.js';
 import { openLedger } from '../daemon/ledger/open-ledger.js';
+import { eventView, historyTable } from './input-history.js';
 
 interface StatusArgs {
+  id?: number;
   config: string;
   state?: string;
   json?: boolean;
@@ -14,19 +16,21 @@ interface StatusArgs {
 }
 
 export const statusCommand: CommandModule<object, StatusArgs> = {
-  command: 'status',
-  describe: 'Show how many inputs are in each state, and a table of inputs',
+  command: 'status [id]',
+  describe: 'Show how many inputs are in each state, and a table of inputs; with ID, that input and its full history',
   builder: (y) =>
     y
+      .positional('id', { type: 'number', describe: 'an input id: show it with every event of its history' })
       .option('config', { type: 'string', default: DEFAULT_CONFIG, describe: 'daemon config file (its state.path is read)' })
       .option('state', { type: 'string', choices: INPUT_STATES, describe: 'list only inputs in this state' })
       .option('json', { type: 'boolean', describe: 'print JSON instead of a table' })
-      .option('limit', { type: 'number', default: 50, describe: 'most inputs listed (newest first); 0 = all' }),
+      .option('limit', { type: 'string', default: '50', describe: 'most inputs listed (newest first); 0 = all', coerce: wholeNumber('--limit') }),
   handler: reportingErrors('status', async (args) => {
     // Only the ledger is read: the service's secrets (a systemd credential, say) are not needed.
     const config = await loadConfig(args.config, process.env, { secrets: 'skip' });
     const ledger = await openLedger(config.state);
     try {
+      if (args.id !== undefined) return await showInput(ledger, args.id, args.json === true);
       const counts = await ledger.countByState();
       const state = args.state as InputState | undefined;
       const inputs = await newest(ledger, state, args.limit);
@@ -55,6 +59,14 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
     }
   }),
 };
+
+/** One input and every event of its history, from the ledger (durable, unlike log lines). */
+async function showInput(ledger: Ledger, id: number, json: boolean): Promise<void> {
+  const record = Number.isInteger(id) ? await ledger.get(id) : null;
+  if (!record) throw new Error(`no input #${id} in the ledger (docdrop status lists the ids)`);
+  const events = await ledger.events(id);
+  process.stdout.write(json ? `${JSON.stringify({ input: view(record), events: events.map(eventView) }, null, 2)}\n` : historyTable(record, events));
+}
 
 /** The newest `limit` inputs (all for 0), newest first: the ledger lists in id order. */
 async function newest(ledger: Ledger, state: InputState | undefined, limit: number): Promise<InputRecord[]> {
@@ -102,4 +114,13 @@ function table(rows: InputRecord[]): string {
   const widths = head.map((h, i) => Math.min(60, Math.max(h.length, ...body.map((b) => b[i]!.length))));
   const fmt = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ') + '\n';
   return fmt(head) + body.map(fmt).join('');
+}
+
+/** A yargs coerce for a count: the option's text as a whole number, 0 or more, or an error naming it. */
+function wholeNumber(option: string): (text: string) => number {
+  return (text) => {
+    const n = Number(text);
+    if (text.trim() === '' || !Number.isSafeInteger(n) || n < 0) throw new Error(`${option}: expected a whole number, 0 or more, got ${JSON.stringify(text)}`);
+    return n;
+  };
 }

@@ -164,5 +164,8 @@ describe('docdrop CLI', () => {
     assert.deepEqual(await paths([]), ['third.pdf', 'second.pdf', 'first.pdf']);
     assert.deepEqual(await paths(['--limit', '2']), ['third.pdf', 'second.pdf']);
     assert.deepEqual(await paths(['--limit', '0']), ['third.pdf', 'second.pdf', 'first.pdf']);
+    const bad = await docdrop(['status', '--config', configPath, '--limit', 'x']);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /--limit: expected a whole number, 0 or more, got "x"/);
   });
 });

@@ -215,8 +215,8 @@ test('mailboxes: defaults, password from a file, redacted by describeConfig', as
     const c = await loadConfig(join(dir, 'd.yaml'), {});
     const m = c.mailboxes[0]!;
     assert.deepEqual(
-      { port: m.port, tls: m.tls, folder: m.folder, poll_s: m.poll_s, after: m.after, password: m.password },
-      { port: 993, tls: true, folder: 'INBOX', poll_s: 60, after: 'seen', password: 'imap-pw-9' },
+      { port: m.port, tls: m.tls, insecure_plaintext: m.insecure_plaintext, folder: m.folder, poll_s: m.poll_s, after: m.after, password: m.password },
+      { port: 993, tls: true, insecure_plaintext: false, folder: 'INBOX', poll_s: 60, after: 'seen', password: 'imap-pw-9' },
     );
     const text = JSON.stringify(describeConfig(c));
     assert.ok(!text.includes('imap-pw-9'));
@@ -226,7 +226,7 @@ test('mailboxes: defaults, password from a file, redacted by describeConfig', as
   }
 });
 
-test('mailboxes: each mistake is named (rule, password, move_to, CA file, duplicate names)', () => {
+test('mailboxes: each mistake is named (rule, password, move_to, CA file, insecure_plaintext with tls, duplicate names)', () => {
   const mb = (extra: string, name = 'ap') => `  - name: ${name}\n    host: h\n    user: u\n    rule: invoices\n${extra}`;
   const got = problems(
     minimal() +
@@ -235,13 +235,14 @@ test('mailboxes: each mistake is named (rule, password, move_to, CA file, duplic
       mb('    password: p\n    after: move\n', 'b') +
       mb('    password: p\n    password_file: /nonexistent\n', 'ap') +
       mb('', 'c') +
-      mb('    password: p\n    tls_ca_file: /nonexistent/ca.pem\n', 'e') +
+      mb('    password: p\n    tls_ca_file: /nonexistent/ca.pem\n    insecure_plaintext: true\n', 'e') +
       `  - name: d\n    host: h\n    user: u\n    rule: other\n    password: p\n    move_to: X\n`,
   );
   assert.ok(got.includes('mailboxes[1].move_to: required with after: move (the IMAP folder to move messages to)'), got.join('\n'));
   assert.ok(got.includes('mailboxes[2]: set password or password_file, not both'), got.join('\n'));
   assert.ok(got.some((p) => p.startsWith('mailboxes[3].password: required')), got.join('\n'));
   assert.ok(got.includes('mailboxes[4].tls_ca_file: cannot read /nonexistent/ca.pem: ENOENT'), got.join('\n'));
+  assert.ok(got.includes('mailboxes[4].insecure_plaintext: only used with tls: false, but tls is true'), got.join('\n'));
   assert.ok(got.includes('mailboxes[5].rule: no rule is named "other"; expected one of "invoices"'), got.join('\n'));
   assert.ok(got.includes('mailboxes[5].move_to: only used with after: move, but after is seen'), got.join('\n'));
   assert.ok(got.includes('mailboxes[2].name: "ap" is already the name of mailboxes[0]; names must be unique'), got.join('\n'));

@@ -47,6 +47,7 @@ export function ledgerConformance(name: string, open: OpenFreshLedger): void {
         assert.equal(ev.length, 1);
         assert.equal(ev[0].kind, 'queued');
         assert.equal(ev[0].inputId, record.id);
+        assert.deepEqual([ev[0].from, ev[0].to], [null, 'queued']);
       }));
 
     test('addInput returns the active input of the same rule and path instead of a second one', () =>
@@ -91,6 +92,7 @@ export function ledgerConformance(name: string, open: OpenFreshLedger): void {
         assert.deepEqual(ev.map((e) => e.kind), ['queued', 'uploaded', 'submitted', 'extracted', 'written', 'done']);
         assert.equal(ev[1].detail?.bytes, 12);
         assert.equal(ev[1].detail?.from, 'queued');
+        assert.deepEqual(ev.map((e) => [e.from, e.to]), [[null, 'queued'], ['queued', 'uploaded'], ['uploaded', 'submitted'], ['submitted', 'extracted'], ['extracted', 'written'], ['written', 'done']]);
         assert.ok(ev.every((e, i) => i === 0 || e.id > ev[i - 1].id));
       }));
 
@@ -126,7 +128,7 @@ export function ledgerConformance(name: string, open: OpenFreshLedger): void {
         await assert.rejects(l.transition(999999, 'queued', 'uploaded'), /does not exist/);
       }));
 
-    test('a retry transition may name its event kind', () =>
+    test('a retry transition may name its event kind; its from and to states are kept', () =>
       withLedger(async (l) => {
         const { record } = await l.addInput(input());
         await l.transition(record.id, 'queued', 'failed', { lastError: 'boom' });
@@ -134,7 +136,8 @@ export function ledgerConformance(name: string, open: OpenFreshLedger): void {
         assert.equal(again.state, 'queued');
         const last = (await l.events(record.id)).at(-1);
         assert.equal(last?.kind, 'retry');
-        assert.deepEqual(last?.detail, { from: 'failed', by: 'cli' });
+        assert.deepEqual([last?.from, last?.to], ['failed', 'queued'], 'the new state is kept though the kind is not it');
+        assert.deepEqual(last?.detail, { from: 'failed', to: 'queued', by: 'cli' });
       }));
 
     test('recordAttempt keeps the state and records the error and backoff', () =>
@@ -148,6 +151,7 @@ export function ledgerConformance(name: string, open: OpenFreshLedger): void {
         assert.equal(r.lastError, 'HTTP 429');
         const last = (await l.events(record.id)).at(-1);
         assert.equal(last?.kind, 'error');
+        assert.deepEqual([last?.from, last?.to], [null, null], 'an attempt changes no state');
         assert.equal(last?.detail?.status, 429);
         await assert.rejects(l.recordAttempt(999999, { attempts: 1 }), /does not exist/);
       }));

@@ -45,8 +45,15 @@ export interface Dovecot {
   users: Record<string, string>;
   /** Scratch dir holding config, mail, logs; removed by stop(). */
   dir: string;
-  /** PEM of the self-signed server certificate, with { tls: true }. */
+  /** PEM of the self-signed server certificate, with { tls: true } or { starttls: true }. */
   cert?: string;
+  /** Path of that certificate (a file in `dir`), for a mailbox's tls_ca_file. */
+  certFile?: string;
+  /**
+   * TCP connections open from a client to this server's port (ESTABLISHED or CLOSE_WAIT on the client
+   * side, so still holding a socket), read from /proc/net/tcp: what a client leaks shows here.
+   */
+  clientConnections(): Promise<number>;
   /** APPENDs a raw RFC 822 message; creates the folder first if missing. */
   append(user: string, raw: string | Buffer, folder?: string, flags?: string[]): Promise<void>;
   /** Every message in the folder, by uid. Flags leave out \Recent (per-session, not stored). */
@@ -88,14 +95,14 @@ function canConnect(host: string, port: number): Promise<boolean> {
   });
 }
 
-function config(dir: string, port: number, tls: boolean): string {
+function config(dir: string, port: number, tls: boolean, starttls: boolean): string {
   return `# written by test/helpers/dovecot.ts
 base_dir = ${dir}/run
 state_dir = ${dir}/state
 log_path = ${dir}/dovecot.log
 protocols = imap
 listen = 127.0.0.1
-${tls ? `ssl = required\nssl_cert = <${dir}/cert.pem\nssl_key = <${dir}/key.pem` : 'ssl = no'}
+${tls ? `ssl = required\nssl_cert = <${dir}/cert.pem\nssl_key = <${dir}/key.pem` : starttls ? `ssl = yes\nssl_cert = <${dir}/cert.pem\nssl_key = <${dir}/key.pem` : 'ssl = no'}
 auth_mechanisms = plain login
 auth_failure_delay = 0
 mail_location = maildir:${dir}/mail/%u
@@ -143,9 +150,10 @@ async function kill(child: ChildProcess): Promise<void> {
 
 /**
  * Starts dovecot as root with one passwd-file entry per user; resolves once the IMAP port accepts
- * connections. `tls`: implicit TLS (IMAPS) with a fresh self-signed certificate for 127.0.0.1 (`cert`).
+ * connections. `tls`: implicit TLS (IMAPS) with a fresh self-signed certificate for 127.0.0.1 (`cert`);
+ * `starttls`: a plain port that offers STARTTLS with such a certificate. Neither: plain, no STARTTLS.
  */
-export async function startDovecot(users: Record<string, string>, opts: { tls?: boolean } = {}): Promise<Dovecot> {
+export async function startDovecot(users: Record<string, string>, opts: { tls?: boolean; starttls?: boolean } = {}): Promise<Dovecot> {
   if (!hasDovecot || !dovecotBin) throw new Error('dovecot not installed or not root (apt-get install dovecot-imapd)');
   const host = '127.0.0.1';
   const dir = await mkdtemp(join(tmpdir(), 'docdrop-dovecot-'));
@@ -158,7 +166,7 @@ export async function startDovecot(users: Record<string, string>, opts: { tls?: 
     await chown(usersFile, 0, dovecotGid());
     await chmod(usersFile, 0o640);
     let cert: string | undefined;
-    if (opts.tls) {
+    if (opts.tls || opts.starttls) {
       const r = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1',
         '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`openssl could not make a test certificate: ${r.stderr}`);
@@ -171,7 +179,7 @@ export async function startDovecot(users: Record<string, string>, opts: { tls?: 
     for (let attempt = 0; attempt < 3; attempt++) {
       const port = await freePort();
       const confFile = join(dir, 'dovecot.conf');
-      await writeFile(confFile, config(dir, port, opts.tls === true));
+      await writeFile(confFile, config(dir, port, opts.tls === true, opts.starttls === true));
       await rm(join(dir, 'dovecot.log'), { force: true });
       const child = spawn(dovecotBin, ['-F', '-c', confFile], { stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
@@ -188,7 +196,7 @@ export async function startDovecot(users: Record<string, string>, opts: { tls?: 
         }
         await new Promise((r) => setTimeout(r, 50));
       }
-      if (up) return handle(dir, host, port, users, child, cert);
+      if (up) return handle(dir, host, port, users, child, cert, opts.tls === true);
 
       const exited = child.exitCode !== null || child.signalCode !== null || spawnError !== undefined;
       await kill(child);
@@ -214,11 +222,21 @@ async function ensureFolder(c: ImapFlow, folder: string): Promise<void> {
   }
 }
 
-function handle(dir: string, host: string, port: number, users: Record<string, string>, child: ChildProcess, cert?: string): Dovecot {
+/** Client sockets to `port` that are still open, from /proc/net/tcp (IPv4; dovecot listens on 127.0.0.1). */
+async function clientConnections(port: number): Promise<number> {
+  const OPEN = new Set(['01', '08']); // ESTABLISHED, CLOSE_WAIT
+  const lines = (await readFile('/proc/net/tcp', 'utf8')).split('\n').slice(1);
+  return lines.filter((l) => {
+    const [, , remote, state] = l.trim().split(/\s+/);
+    return remote !== undefined && parseInt(remote.split(':')[1]!, 16) === port && OPEN.has(state!);
+  }).length;
+}
+
+function handle(dir: string, host: string, port: number, users: Record<string, string>, child: ChildProcess, cert: string | undefined, implicitTls: boolean): Dovecot {
   async function connect(user: string): Promise<ImapFlow> {
     const pass = users[user];
     if (pass === undefined) throw new Error(`unknown dovecot test user ${user}`);
-    const client = new ImapFlow({ host, port, secure: cert !== undefined, tls: cert ? { ca: [cert] } : undefined, auth: { user, pass }, logger: false });
+    const client = new ImapFlow({ host, port, secure: implicitTls, tls: cert ? { ca: [cert] } : undefined, auth: { user, pass }, logger: false });
     await client.connect();
     return client;
   }
@@ -238,6 +256,8 @@ function handle(dir: string, host: string, port: number, users: Record<string, s
     users,
     dir,
     cert,
+    certFile: cert === undefined ? undefined : join(dir, 'cert.pem'),
+    clientConnections: () => clientConnections(port),
     append: (user, raw, folder = 'INBOX', flags = []) =>
       withClient(user, async (c) => {
         await ensureFolder(c, folder);

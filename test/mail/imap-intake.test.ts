@@ -16,6 +16,7 @@ import { startDaemon } from '../../src/daemon/daemon.js';
 import { openLedger, type LedgerStore } from '../../src/daemon/ledger/open-ledger.js';
 import { startMailIntake, type MailIntake } from '../../src/daemon/intake/mail/imap-intake.js';
 import { createLogger, silentLogger } from '../../src/shared/logger.js';
+import { startDaemonProcess } from '../../bench/daemon-process.js';
 import { hasDovecot, startDovecot, type Dovecot } from '../helpers/dovecot.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { configYaml, invoiceTemplate, listFiles, numberedInvoice, readCsvFile, tempTree, waitFor, writeConfig, type TempTree } from '../daemon/pipeline-fixtures.js';
@@ -49,7 +50,8 @@ describe('IMAP intake', { skip }, () => {
     const config = parseConfig(
       JSON.stringify({
         rules: [{ name, watch: `inbox/${name}`, workflow: 'Invoices' }],
-        mailboxes: [{ name: `mb-${name}`, host: imap.host, port: imap.port, tls: false, user: USER, password: PASS, rule: name, poll_s: 0.2, ...extra }],
+        // This dovecot offers no STARTTLS: plain on purpose, these tests are about the intake.
+        mailboxes: [{ name: `mb-${name}`, host: imap.host, port: imap.port, tls: false, insecure_plaintext: true, user: USER, password: PASS, rule: name, poll_s: 0.2, ...extra }],
       }),
       { baseDir: tree.root },
     );
@@ -243,6 +245,7 @@ describe('IMAP intake', { skip }, () => {
     assert.doesNotMatch(logged, /wrong-Pw-77/);
     assert.doesNotMatch(logged, new RegExp(PASS));
   });
+
 });
 
 describe('IMAP intake over TLS', { skip }, () => {
@@ -298,6 +301,72 @@ describe('IMAP intake over TLS', { skip }, () => {
   });
 });
 
+describe('IMAP connections', { skip }, () => {
+  // A dovecot of their own: its auth penalty (slower replies after failed logins) starts at zero.
+  let imap: Dovecot;
+  let tree: TempTree;
+  let ledger: LedgerStore;
+  before(async () => {
+    imap = await startDovecot({ [USER]: PASS });
+    tree = await tempTree('docdrop-mail-conn-');
+    ledger = await openLedger({ path: join(tree.root, 'state.db'), synchronous: 'normal' });
+  });
+  after(async () => {
+    await ledger?.close();
+    await imap?.stop();
+    await tree?.cleanup();
+  });
+
+  function start(name: string, extra: Record<string, unknown>) {
+    let logged = '';
+    const logger = createLogger({ level: 'warn', destination: new Writable({ write: (chunk, _enc, cb) => ((logged += String(chunk)), cb()) }) });
+    const config = parseConfig(
+      JSON.stringify({
+        rules: [{ name, watch: `inbox/${name}`, workflow: 'Invoices' }],
+        mailboxes: [{ name, host: imap.host, port: imap.port, tls: false, user: USER, password: PASS, rule: name, poll_s: 0.2, ...extra }],
+      }),
+      { baseDir: tree.root },
+    );
+    const intake = startMailIntake({ mailbox: config.mailboxes[0]!, rule: config.rules[0]!, ledger, workDir: join(tree.root, 'mail'), logger, reconnectMinMs: 50 });
+    return { intake, inbox: config.rules[0]!.watch, log: () => logged };
+  }
+
+  test('failed logins leave no connection open, and stop() closes everything at once', { timeout: 60_000 }, async () => {
+    const before = await imap.clientConnections();
+    const { intake, log } = start('leak', { password: 'wrong-Pw-78', insecure_plaintext: true });
+    await waitFor('two failed logins', async () => (log().match(/mailbox unavailable/g) ?? []).length >= 2, 40_000);
+    // At most the attempt in flight is open; each failed one was closed.
+    const open = (await imap.clientConnections()) - before;
+    await intake.stop(); // also ends the attempt in flight, which the server's auth penalty holds for seconds
+    assert.ok(open <= 1, `${open} connections open after 2 failed logins`);
+    await waitFor('every connection closed after stop()', async () => (await imap.clientConnections()) === before, 5_000);
+  });
+
+  test('tls: false refuses a server without STARTTLS before logging in, unless insecure_plaintext is set', async () => {
+    await imap.append(USER, await mail({ subject: 'plain', attachments: [{ filename: 'p.pdf', content: await numberedInvoice(11) }] }), 'Plain');
+    const refused = start('refused', { folder: 'Plain' });
+    try {
+      await waitFor('a refused connection', async () => /mailbox unavailable/.test(refused.log()), 10_000);
+    } finally {
+      await refused.intake.stop();
+    }
+    assert.match(refused.log(), /offers no STARTTLS, so the password is not sent.*insecure_plaintext: true/);
+    assert.deepEqual(await readdir(refused.inbox).catch(() => []), []);
+    const dovecotLog = await readFile(join(imap.dir, 'dovecot.log'), 'utf8');
+    assert.match(dovecotLog, /no auth attempts/);
+
+    const allowed = start('allowed', { folder: 'Plain', insecure_plaintext: true });
+    try {
+      await allowed.intake.checkNow();
+    } finally {
+      await allowed.intake.stop();
+    }
+    assert.equal((await readdir(allowed.inbox)).length, 1);
+    assert.match(allowed.log(), /without TLS: the password went in cleartext/);
+    assert.doesNotMatch(allowed.log() + refused.log(), new RegExp(PASS));
+  });
+});
+
 describe('daemon with a mailbox', { skip }, () => {
   let svc: TestService;
   let imap: Dovecot;
@@ -305,7 +374,7 @@ describe('daemon with a mailbox', { skip }, () => {
   before(async () => {
     svc = await startTestService();
     await new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0]! }).createTemplate(invoiceTemplate('Invoices'));
-    imap = await startDovecot({ [USER]: PASS });
+    imap = await startDovecot({ [USER]: PASS }, { starttls: true });
     tree = await tempTree();
   });
   after(async () => {
@@ -314,7 +383,7 @@ describe('daemon with a mailbox', { skip }, () => {
     await tree?.cleanup();
   });
 
-  test('mailed invoices become CSV rows and the message is flagged seen', async () => {
+  test('mailed invoices become CSV rows (over STARTTLS, the default with tls: false) and the message is flagged seen', async () => {
     const yaml =
       configYaml({ root: tree.root, baseUrl: svc.url, apiKey: svc.keys[0]! }) +
       `
@@ -323,6 +392,7 @@ mailboxes:
     host: ${imap.host}
     port: ${imap.port}
     tls: false
+    tls_ca_file: ${imap.certFile}
     user: ${USER}
     password_file: ${join(tree.root, 'imap-password')}
     rule: invoices
@@ -353,6 +423,24 @@ mailboxes:
     const status = JSON.parse(stdout) as { mailboxes: { mailbox: string; messages: number; files: number; last_at: string }[] };
     assert.deepEqual(status.mailboxes.map((m) => [m.mailbox, m.messages, m.files]), [['ap', 1, 2]]);
     assert.ok(Date.parse(status.mailboxes[0]!.last_at) > Date.now() - 120_000);
+  });
+
+  test('after failed logins, SIGTERM ends the daemon process promptly (no connection holds it open)', { timeout: 90_000 }, async () => {
+    const root = join(tree.root, 'sigterm');
+    await mkdir(root, { recursive: true });
+    const yaml =
+      configYaml({ root, baseUrl: svc.url, apiKey: svc.keys[0]!, logLevel: 'info' }) +
+      `mailboxes:\n  - { name: ap, host: ${imap.host}, port: ${imap.port}, tls: false, tls_ca_file: ${imap.certFile}, user: ${USER}, password: wrong-Pw-79, rule: invoices, poll_s: 0.2 }\n`;
+    const { path } = await writeConfig(root, yaml);
+    const daemon = await startDaemonProcess(path, { tsx: true });
+    try {
+      await waitFor('two failed logins', async () => (daemon.log().match(/mailbox unavailable/g) ?? []).length >= 2, 40_000);
+      daemon.child.kill('SIGTERM');
+      await daemon.exited; // before the fix, leaked connections kept the process alive for minutes
+      assert.equal(daemon.child.exitCode, 0, daemon.log().slice(-2000));
+    } finally {
+      daemon.child.kill('SIGKILL');
+    }
   });
 });
 

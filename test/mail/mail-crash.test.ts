@@ -30,7 +30,7 @@ test(
       await new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0]! }).createTemplate(invoiceTemplate('Invoices'));
       const yaml =
         configYaml({ root: tree.root, baseUrl: svc.url, apiKey: svc.keys[0]!, requestsPerSecond: 1000, logLevel: 'info' }) +
-        `mailboxes:\n  - { name: ap, host: ${imap.host}, port: ${imap.port}, tls: false, user: ${USER}, password: ${PASS}, rule: invoices, poll_s: 0.2 }\n`;
+        `mailboxes:\n  - { name: ap, host: ${imap.host}, port: ${imap.port}, tls: false, insecure_plaintext: true, user: ${USER}, password: ${PASS}, rule: invoices, poll_s: 0.2 }\n`;
       const { path: configPath, config } = await writeConfig(tree.root, yaml);
       const numbers: string[] = [];
       for (let i = 1; i <= MESSAGES; i++) {

@@ -255,6 +255,7 @@ function resolveMailbox(
   }
   if (mailbox.after === 'move' && !mailbox.move_to) problems.push(`${at}.move_to: required with after: move (the IMAP folder to move messages to)`);
   if (mailbox.after !== 'move' && mailbox.move_to) problems.push(`${at}.move_to: only used with after: move, but after is ${mailbox.after}`);
+  if (mailbox.tls && mailbox.insecure_plaintext) problems.push(`${at}.insecure_plaintext: only used with tls: false, but tls is true`);
   const caFile = mailbox.tls_ca_file === undefined ? undefined : absolutePath(mailbox.tls_ca_file, baseDir);
   if (caFile !== undefined) {
     try {

@@ -87,8 +87,10 @@ export const mailboxSchema = z.strictObject({
     .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'expected 1-64 letters, digits, "_", "." or "-" (it names the files it drops)'),
   host: nonEmpty(),
   port: z.number().int().min(1).max(65535).default(993),
-  /** TLS from the first byte (port 993); false: plain connection, upgraded with STARTTLS when offered. */
+  /** TLS from the first byte (port 993); false: plain connection that must be upgraded with STARTTLS. */
   tls: z.boolean().default(true),
+  /** With tls: false, also log in over a plain connection when the server offers no STARTTLS (password in cleartext). */
+  insecure_plaintext: z.boolean().default(false),
   /** PEM file of a CA (or the self-signed certificate) to trust for this server besides the system's. */
   tls_ca_file: nonEmpty().optional(),
   user: nonEmpty(),

@@ -69,12 +69,17 @@ export interface InputResult {
   outputs?: string[];
 }
 
+/** One entry of an input's history: the durable audit trail (`docdrop status ID`), unlike log lines. */
 export interface LedgerEvent {
   id: number;
   inputId: number;
   at: number;
   /** e.g. 'queued', 'uploaded', 'submitted', 'poll', 'extracted', 'written', 'done', 'failed', 'retry', 'error' */
   kind: string;
+  /** State before a transition; null for the input's first event and for events that changed no state. */
+  from: InputState | null;
+  /** State after a transition (`queued` for the first event); null when the state did not change. */
+  to: InputState | null;
   detail: Record<string, unknown> | null;
 }
 

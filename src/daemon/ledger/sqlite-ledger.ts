@@ -159,7 +159,8 @@ export class SqliteLedger implements Ledger, MailLedger {
         const now = this.now();
         const changed = this.stmt.transition.run({ ...patchParams(patch), id, from, to, now }).changes;
         if (changed === 0) throw new LedgerConflictError(id, from, this.getRow(id)?.state ?? null);
-        this.appendEvent(id, now, to, { from, ...patch.event });
+        // A transition's event names its new state; when its kind is something else (e.g. 'retry'), `to` says it.
+        this.appendEvent(id, now, to, { from, ...patch.event, ...(typeof patch.event?.kind === 'string' ? { to } : {}) });
         return this.mustGet(id);
       }),
       attempt: db.transaction((id: number, patch: TransitionPatch) => {
@@ -334,13 +335,10 @@ export class SqliteLedger implements Ledger, MailLedger {
 
   async events(inputId: number): Promise<LedgerEvent[]> {
     const rows = this.stmt.events.all(inputId) as { id: number; input_id: number; at: number; kind: string; detail: string | null }[];
-    return rows.map((r) => ({
-      id: r.id,
-      inputId: r.input_id,
-      at: r.at,
-      kind: r.kind,
-      detail: r.detail === null ? null : (JSON.parse(r.detail) as Record<string, unknown>),
-    }));
+    return rows.map((r) => {
+      const detail = r.detail === null ? null : (JSON.parse(r.detail) as Record<string, unknown>);
+      return { id: r.id, inputId: r.input_id, at: r.at, kind: r.kind, ...eventStates(r.kind, detail), detail };
+    });
   }
 
   /** A PRAGMA's value on this connection (e.g. 'synchronous': 1 NORMAL, 2 FULL); for tests and diagnostics. */
@@ -376,6 +374,13 @@ export class SqliteLedger implements Ledger, MailLedger {
       Object.keys(clean).length ? JSON.stringify(clean) : null,
     );
   }
+}
+
+/** From and to of an event row: a transition stores `from` (and `to` when its kind is not the new state). */
+function eventStates(kind: string, detail: Record<string, unknown> | null): Pick<LedgerEvent, 'from' | 'to'> {
+  const isState = (v: unknown): v is InputState => typeof v === 'string' && (INPUT_STATES as readonly string[]).includes(v);
+  if (isState(detail?.from)) return { from: detail.from, to: isState(detail.to) ? detail.to : isState(kind) ? kind : null };
+  return kind === 'queued' ? { from: null, to: 'queued' } : { from: null, to: null };
 }
 
 function patchParams(p: TransitionPatch) {

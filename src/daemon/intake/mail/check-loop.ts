@@ -7,8 +7,11 @@ import { sleep } from '../../../shared/scheduler.js';
 import { describeImapError } from './imap-connection.js';
 
 export interface CheckLoopOptions {
-  /** Opens a connection; `onNewMail` is to be called when the server announces new mail. */
-  connect(onNewMail: () => void): Promise<ImapFlow>;
+  /**
+   * Opens a connection; `onNewMail` is to be called when the server announces new mail. A failed or
+   * aborted (`signal`: stop) attempt leaves no connection open.
+   */
+  connect(onNewMail: () => void, signal: AbortSignal): Promise<ImapFlow>;
   /** One pass over the folder; returns early once `signal` is aborted. */
   check(c: ImapFlow, signal: AbortSignal): Promise<void>;
   pollMs: number;
@@ -70,7 +73,7 @@ export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
     while (!stopper.signal.aborted) {
       let client: ImapFlow | null = null;
       try {
-        client = await o.connect(onNewMail);
+        client = await o.connect(onNewMail, stopper.signal);
         retriesInRow = 0;
         await checkWhileUsable(client);
       } catch (err) {
@@ -79,8 +82,7 @@ export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
         o.log.warn({ err: describeImapError(err), retryInMs: delay }, 'mailbox unavailable; retrying');
         await sleep(delay, stopper.signal).catch(() => undefined);
       } finally {
-        const c = client;
-        await c?.logout().catch(() => c.close());
+        if (client) await logout(client);
       }
     }
   };
@@ -100,4 +102,12 @@ export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
       await running;
     },
   };
+}
+
+/** LOGOUT, then close; a server that does not answer within 2 s is cut off, so stop() stays prompt. */
+async function logout(c: ImapFlow): Promise<void> {
+  const cutOff = setTimeout(() => c.close(), 2000);
+  await c.logout().catch(() => undefined);
+  clearTimeout(cutOff);
+  c.close();
 }

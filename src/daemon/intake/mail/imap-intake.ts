@@ -39,7 +39,7 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
   const log = opts.logger.child({ mailbox: mb.name });
   const drop = createAttachmentDrop({ mailboxName: mb.name, rule: opts.rule, workDir: opts.workDir, log });
   return startCheckLoop({
-    connect: (onNewMail) => connectImap(mb, log, onNewMail),
+    connect: (onNewMail, signal) => connectImap(mb, log, onNewMail, signal),
     check: (c, signal) => checkMailbox(c, mb, ledger, (c, key) => handleMessage(c, key, { mailbox: mb, ledger, drop }), signal),
     pollMs: mb.poll_s * 1000,
     reconnectMinMs: opts.reconnectMinMs ?? 1000,
