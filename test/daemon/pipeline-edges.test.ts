@@ -163,6 +163,7 @@ test('a file created empty that gets its bytes later than stable_ms waits for th
     const parsed = JSON.parse(status.stdout) as { waiting: { path: string; reason: string; until: string }[] };
     assert.deepEqual(parsed.waiting.map((w) => [w.path, w.reason]), [[path, 'empty']]);
     const table = await docdrop(['status', '--config', h.configPath]);
+    assert.equal(table.code, 0, table.stderr);
     assert.match(table.stdout, /waiting: 1/);
     assert.match(table.stdout, /waiting invoices: .*scan\.pdf \(empty, 0 bytes\)/);
 
