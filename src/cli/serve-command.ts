@@ -40,6 +40,7 @@ export function toServiceOptions(argv: ServeArgs, logger: ServiceOptions['logger
     publicUrl: argv.publicUrl,
     presignTtlSeconds: argv.presignTtl,
     maxUploadBytes: Math.round(argv.maxUploadMb * MIB),
+    fetchAllowRanges: argv.fetchAllowRange,
     inboundDomain: argv.inboundDomain,
     logger,
     jobConcurrency: argv.jobConcurrency,

@@ -2,6 +2,7 @@
 // default and help text, written once. The CLI's flags (src/cli/serve-command.ts) and the service's
 // defaults (resolveOptions) are both derived from it; README's table lists the same (a test checks).
 import type { Logger } from '../shared/logger.js';
+import { createAddressPolicy } from './usecases/address-policy.js';
 import type { DocumentEngine, LlmConfig } from '../engine/index.js';
 import type { FaultOptions } from './faults.js';
 import type { WebhookOptions } from './jobs/webhooks.js';
@@ -32,6 +33,11 @@ export const SERVE_OPTIONS = {
   'public-url': { type: 'string', describe: 'Base URL for pre-signed links when behind a proxy (default http://HOST:PORT)' },
   'presign-ttl': { type: 'number', default: 3600, describe: 'Lifetime of storage_key URLs in seconds' },
   'max-upload-mb': { type: 'number', default: 1024, describe: 'Largest file accepted through the pre-signed upload, MB' },
+  'fetch-allow-range': {
+    type: 'string',
+    array: true,
+    describe: 'Let POST /v1/extract `url` fetch from this non-public CIDR range, e.g. 10.0.0.0/8 (repeatable; by default only public addresses)',
+  },
   'inbound-domain': { type: 'string', default: 'docdrop.local', describe: "Domain of each Workflow's email_id" },
   'log-level': { type: 'string', default: 'info', describe: 'pino log level' },
   // Jobs side: workers, inbound SMTP, export mail, fault injection (src/service/jobs, faults.ts).
@@ -91,6 +97,8 @@ export interface ServiceOptions {
   presignTtlSeconds?: number;
   /** Largest file accepted through the pre-signed PUT, bytes; default --max-upload-mb's. */
   maxUploadBytes?: number;
+  /** CIDR ranges besides public unicast that a `url` may be fetched from (--fetch-allow-range); default none. */
+  fetchAllowRanges?: string[];
   /** Domain of each Workflow's email_id; default --inbound-domain's. */
   inboundDomain?: string;
   logger?: Logger;
@@ -133,6 +141,7 @@ export function resolveOptions(o: ServiceOptions): ResolvedServiceOptions {
   if (!Array.isArray(o.apiKeys) || o.apiKeys.length === 0 || o.apiKeys.some((k) => typeof k !== 'string' || k.trim() === '')) {
     throw new Error('apiKeys: expected at least one non-empty API key');
   }
+  createAddressPolicy(o.fetchAllowRanges ?? []); // throws on a malformed range, before anything starts
   if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) throw new Error(`port: expected an integer 0..65535, received ${o.port}`);
   return {
     ...o,
