@@ -5,6 +5,7 @@ import type { ArgumentsCamelCase, CommandModule, Options } from 'yargs';
 import type { ServiceOptions } from '../service/index.js';
 import { MIB, SERVE_OPTIONS, SERVE_SECRET_ENV, type ServeArgs as ServeArgsOf, type ServeOptionSpec } from '../service/serve-options.js';
 import { createLogger } from '../shared/logger.js';
+import { redactUrl } from '../shared/redact-url.js';
 import { parseMsRange, validateFaultOptions, type FaultOptions } from '../service/faults.js';
 import { llmConfigSchema, type LlmConfig } from '../engine/llm-engine.js';
 
@@ -145,7 +146,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       }
     }
     const service = await startService(toServiceOptions(argv, logger));
-    logger.info({ url: service.url, dataDir: argv.dataDir, accounts: service.context.options.apiKeys.length }, `docdrop serve listening at ${service.url}`);
+    logger.info({ url: redactUrl(service.url), dataDir: argv.dataDir, accounts: service.context.options.apiKeys.length }, `docdrop serve listening at ${redactUrl(service.url)}`);
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {
         logger.info({ signal }, 'shutting down');
