@@ -28,7 +28,12 @@ export const SERVE_OPTIONS = {
     type: 'string',
     array: true,
     env: 'DOCDROP_API_KEYS',
-    describe: 'An account API key (repeat for more accounts; also DOCDROP_API_KEYS, comma separated)',
+    describe: 'An account API key (repeat for more accounts; also DOCDROP_API_KEYS, comma separated). Visible to other local users in ps: prefer --api-key-file',
+  },
+  'api-key-file': {
+    type: 'string',
+    array: true,
+    describe: 'File of account API keys, one per line (blank lines and # comments ignored); repeatable',
   },
   'public-url': { type: 'string', describe: 'Base URL for pre-signed links when behind a proxy (default http://HOST:PORT)' },
   'presign-ttl': { type: 'number', default: 3600, describe: 'Lifetime of storage_key URLs in seconds' },
