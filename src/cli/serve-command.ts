@@ -1,11 +1,13 @@
 // `docdrop serve`: runs the self-hosted service until SIGINT/SIGTERM.
 // Options are declared once in src/service/serve-options.ts (SERVE_OPTIONS: type, default, help) and
 // mapped to startService's options in `toServiceOptions`.
+import { readFileSync } from 'node:fs';
 import type { ArgumentsCamelCase, CommandModule, Options } from 'yargs';
 import type { ServiceOptions } from '../service/index.js';
 import { MIB, SERVE_OPTIONS, SERVE_SECRET_ENV, type ServeArgs as ServeArgsOf, type ServeOptionSpec } from '../service/serve-options.js';
 import { createLogger } from '../shared/logger.js';
 import { reportingErrors } from './run-command.js';
+import { redactUrl } from '../shared/redact-url.js';
 import { parseMsRange, validateFaultOptions, type FaultOptions } from '../service/faults.js';
 import { llmConfigSchema, type LlmConfig } from '../engine/llm-engine.js';
 
@@ -30,9 +32,26 @@ export function apiKeysFrom(flags: string[] | undefined, env: string | undefined
   return [...new Set(keys)];
 }
 
+/** The keys of an --api-key-file: one per line; blank lines and lines starting with # are skipped. */
+export function apiKeysFromFile(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`--api-key-file: cannot read ${path}: ${(err as Error).message}`);
+  }
+  const keys = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  if (keys.length === 0) throw new Error(`--api-key-file: ${path} holds no key (one per line; blank lines and # comments are ignored)`);
+  return keys;
+}
+
 export function toServiceOptions(argv: ServeArgs, logger: ServiceOptions['logger']): ServiceOptions {
-  const apiKeys = apiKeysFrom(argv.apiKey, process.env[SERVE_OPTIONS['api-key'].env]);
-  if (apiKeys.length === 0) throw new Error('--api-key: expected at least one key (or DOCDROP_API_KEYS), received none');
+  const fromFiles = (argv.apiKeyFile ?? []).flatMap(apiKeysFromFile);
+  const apiKeys = apiKeysFrom([...(argv.apiKey ?? []), ...fromFiles], process.env[SERVE_OPTIONS['api-key'].env]);
+  if (apiKeys.length === 0) throw new Error('--api-key: expected at least one key (or --api-key-file, or DOCDROP_API_KEYS), received none');
   return {
     host: argv.host,
     port: argv.port,
@@ -41,6 +60,11 @@ export function toServiceOptions(argv: ServeArgs, logger: ServiceOptions['logger
     publicUrl: argv.publicUrl,
     presignTtlSeconds: argv.presignTtl,
     maxUploadBytes: Math.round(argv.maxUploadMb * MIB),
+    fetchAllowRanges: argv.fetchAllowRange,
+    headersTimeoutMs: argv.headersTimeoutS * 1000,
+    idleTimeoutMs: argv.idleTimeoutS * 1000,
+    bodyTimeoutMs: argv.bodyTimeoutS * 1000,
+    maxConnectionsPerIp: argv.maxConnectionsPerIp,
     inboundDomain: argv.inboundDomain,
     logger,
     jobConcurrency: argv.jobConcurrency,
@@ -153,7 +177,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     const service = await startService(toServiceOptions(argv, logger)).catch((err: NodeJS.ErrnoException) => {
       throw listenError(err);
     });
-    logger.info({ url: service.url, dataDir: argv.dataDir, accounts: service.context.options.apiKeys.length }, `docdrop serve listening at ${service.url}`);
+    logger.info({ url: redactUrl(service.url), dataDir: argv.dataDir, accounts: service.context.options.apiKeys.length }, `docdrop serve listening at ${redactUrl(service.url)}`);
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {
         logger.info({ signal }, 'shutting down');

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import type { RequestInfo } from '../api/http.js';
 import { ServiceClient } from '../api/client.js';
 import { createLogger, type Logger } from '../shared/logger.js';
+import { redactUrl } from '../shared/redact-url.js';
 import type { DaemonConfig } from './config/config.js';
 import { createRuleFolders, ensureExampleWorkflow, startEmbeddedService, type EmbeddedService } from './embedded.js';
 import type { Ledger } from './ledger/ledger.js';
@@ -151,7 +152,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
       }),
     );
     logger.info(
-      { service: embedded ? 'embedded' : url, rules: config.rules.map((r) => r.name), mailboxes: config.mailboxes.map((m) => m.name), state: config.state.path },
+      { service: embedded ? 'embedded' : redactUrl(url), rules: config.rules.map((r) => r.name), mailboxes: config.mailboxes.map((m) => m.name), state: config.state.path },
       'daemon started',
     );
     let stopping: Promise<void> | undefined;

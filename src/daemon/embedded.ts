@@ -8,6 +8,7 @@ import { dirname, join, sep } from 'node:path';
 import type { ServiceClient } from '../api/client.js';
 import type { CreateTemplateRequest } from '../api/types.js';
 import type { Logger } from '../shared/logger.js';
+import { redactUrl } from '../shared/redact-url.js';
 import type { DaemonConfig } from './config/config.js';
 
 export interface EmbeddedService {
@@ -50,7 +51,7 @@ export async function startEmbeddedService(config: DaemonConfig, logger: Logger)
     // The service's per-request lines would drown the daemon's own; they show at debug.
     logger: logger.child({ component: 'service' }, { level: ['debug', 'trace'].includes(logger.level) ? logger.level : 'warn' }),
   });
-  logger.info({ url: svc.url, dataDir: config.service.embedded.data_dir }, 'embedded service started');
+  logger.info({ url: redactUrl(svc.url), dataDir: config.service.embedded.data_dir }, 'embedded service started');
   return { url: svc.url, apiKey, close: () => svc.close() };
 }
 

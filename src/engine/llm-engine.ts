@@ -6,6 +6,7 @@ import { fetch } from 'undici';
 import { z } from 'zod';
 import type { FieldDefinition } from '../api/types.js';
 import type { Logger } from '../shared/logger.js';
+import { redactUrl } from '../shared/redact-url.js';
 import { pageTextOf } from './layout/lines.js';
 import type { ClassifyInput, ClassifyOutput, ExtractInput, ExtractOutput, ExtractionEngine } from './types.js';
 
@@ -91,7 +92,7 @@ export function createLlmEngine(config: LlmConfig, fallback: ExtractionEngine, l
   }
 
   function fellBack(what: string, err: unknown): void {
-    const msg = { endpoint: cfg.baseUrl, reason: (err as Error).message };
+    const msg = { endpoint: redactUrl(cfg.baseUrl), reason: (err as Error).message };
     if (!warned) logger.warn(msg, `LLM endpoint failed during ${what}; the built-in engine answers instead (logged once)`);
     else logger.debug(msg, `LLM ${what} fell back to the built-in engine`);
     warned = true;

@@ -2,6 +2,7 @@
 // default and help text, written once. The CLI's flags (src/cli/serve-command.ts) and the service's
 // defaults (resolveOptions) are both derived from it; README's table lists the same (a test checks).
 import type { Logger } from '../shared/logger.js';
+import { createAddressPolicy } from './usecases/address-policy.js';
 import type { DocumentEngine, LlmConfig } from '../engine/index.js';
 import type { FaultOptions } from './faults.js';
 import type { WebhookOptions } from './jobs/webhooks.js';
@@ -27,11 +28,29 @@ export const SERVE_OPTIONS = {
     type: 'string',
     array: true,
     env: 'DOCDROP_API_KEYS',
-    describe: 'An account API key (repeat for more accounts; also DOCDROP_API_KEYS, comma separated)',
+    describe: 'An account API key (repeat for more accounts; also DOCDROP_API_KEYS, comma separated). Visible to other local users in ps: prefer --api-key-file',
+  },
+  'api-key-file': {
+    type: 'string',
+    array: true,
+    describe: 'File of account API keys, one per line (blank lines and # comments ignored); repeatable',
   },
   'public-url': { type: 'string', describe: 'Base URL for pre-signed links when behind a proxy (default http://HOST:PORT)' },
   'presign-ttl': { type: 'number', default: 3600, describe: 'Lifetime of storage_key URLs in seconds' },
   'max-upload-mb': { type: 'number', default: 1024, describe: 'Largest file accepted through the pre-signed upload, MB' },
+  'fetch-allow-range': {
+    type: 'string',
+    array: true,
+    describe: 'Let POST /v1/extract `url` fetch from this non-public CIDR range, e.g. 10.0.0.0/8 (repeatable; by default only public addresses)',
+  },
+  'headers-timeout-s': { type: 'number', default: 20, describe: 'A request line and headers must arrive within this time, or the connection is closed (408)' },
+  'idle-timeout-s': { type: 'number', default: 120, describe: 'A connection silent this long (nothing read or written; also between keep-alive requests) is closed; keep it above the slowest answer (--llm-timeout-ms)' },
+  'body-timeout-s': {
+    type: 'number',
+    default: 30,
+    describe: 'A request body must bring at least 1 KiB/s over each window of this many seconds, or the connection is closed (no limit on its total time)',
+  },
+  'max-connections-per-ip': { type: 'number', default: 64, describe: 'Open connections per client address; more are closed at once (0 = no cap)' },
   'inbound-domain': { type: 'string', default: 'docdrop.local', describe: "Domain of each Workflow's email_id" },
   'log-level': { type: 'string', default: 'info', describe: 'pino log level' },
   // Jobs side: workers, inbound SMTP, export mail, fault injection (src/service/jobs, faults.ts).
@@ -91,8 +110,18 @@ export interface ServiceOptions {
   presignTtlSeconds?: number;
   /** Largest file accepted through the pre-signed PUT, bytes; default --max-upload-mb's. */
   maxUploadBytes?: number;
+  /** CIDR ranges besides public unicast that a `url` may be fetched from (--fetch-allow-range); default none. */
+  fetchAllowRanges?: string[];
   /** Domain of each Workflow's email_id; default --inbound-domain's. */
   inboundDomain?: string;
+  /** Time for a request line and headers, ms; default --headers-timeout-s's. */
+  headersTimeoutMs?: number;
+  /** A connection with no traffic this long is closed (also the keep-alive idle time), ms; default --idle-timeout-s's. */
+  idleTimeoutMs?: number;
+  /** Window over which a request body must keep the minimum rate (BODY_MIN_BYTES_PER_S), ms; default --body-timeout-s's. */
+  bodyTimeoutMs?: number;
+  /** Open connections per client address, 0 = no cap; default --max-connections-per-ip's. */
+  maxConnectionsPerIp?: number;
   logger?: Logger;
   /** Extraction engine; startService creates the default one when absent. */
   engine?: DocumentEngine;
@@ -120,6 +149,10 @@ export interface ResolvedServiceOptions extends ServiceOptions {
   maxUploadBytes: number;
   inboundDomain: string;
   jobConcurrency: number;
+  headersTimeoutMs: number;
+  idleTimeoutMs: number;
+  bodyTimeoutMs: number;
+  maxConnectionsPerIp: number;
 }
 
 /** The spec's multipart limit. */
@@ -133,6 +166,10 @@ export function resolveOptions(o: ServiceOptions): ResolvedServiceOptions {
   if (!Array.isArray(o.apiKeys) || o.apiKeys.length === 0 || o.apiKeys.some((k) => typeof k !== 'string' || k.trim() === '')) {
     throw new Error('apiKeys: expected at least one non-empty API key');
   }
+  createAddressPolicy(o.fetchAllowRanges ?? []); // throws on a malformed range, before anything starts
+  if (o.maxConnectionsPerIp !== undefined && !(Number.isInteger(o.maxConnectionsPerIp) && o.maxConnectionsPerIp >= 0)) {
+    throw new Error(`--max-connections-per-ip: expected an integer >= 0 (0 = no cap), received ${o.maxConnectionsPerIp}`);
+  }
   if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) throw new Error(`port: expected an integer 0..65535, received ${o.port}`);
   return {
     ...o,
@@ -141,5 +178,14 @@ export function resolveOptions(o: ServiceOptions): ResolvedServiceOptions {
     maxUploadBytes: o.maxUploadBytes ?? SERVE_OPTIONS['max-upload-mb'].default * MIB,
     inboundDomain: o.inboundDomain ?? SERVE_OPTIONS['inbound-domain'].default,
     jobConcurrency: o.jobConcurrency ?? SERVE_OPTIONS['job-concurrency'].default,
+    headersTimeoutMs: positive('headers timeout (--headers-timeout-s)', o.headersTimeoutMs ?? SERVE_OPTIONS['headers-timeout-s'].default * 1000),
+    idleTimeoutMs: positive('idle timeout (--idle-timeout-s)', o.idleTimeoutMs ?? SERVE_OPTIONS['idle-timeout-s'].default * 1000),
+    bodyTimeoutMs: positive('body timeout (--body-timeout-s)', o.bodyTimeoutMs ?? SERVE_OPTIONS['body-timeout-s'].default * 1000),
+    maxConnectionsPerIp: o.maxConnectionsPerIp ?? SERVE_OPTIONS['max-connections-per-ip'].default,
   };
+}
+
+function positive(name: string, ms: number): number {
+  if (!Number.isFinite(ms) || ms <= 0) throw new Error(`${name}: expected a time above 0, received ${ms} ms`);
+  return Math.round(ms);
 }

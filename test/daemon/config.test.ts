@@ -206,6 +206,14 @@ test('rejects a polling start interval above its cap', () => {
   ]);
 });
 
+test('describeConfig redacts a user name and password written into service.base_url', () => {
+  const c = parseConfig(`service:\n  base_url: https://bob:hunter2@docs.example/api\n  api_key: k\n${minimal()}`, { baseDir: BASE, env: {} });
+  const text = JSON.stringify(describeConfig(c));
+  assert.ok(!text.includes('hunter2') && !text.includes('bob'), text);
+  assert.match(text, /https:\/\/\*\*\*@docs\.example\/api/);
+  assert.equal(c.service.base_url, 'https://bob:hunter2@docs.example/api', 'describeConfig leaves the config untouched');
+});
+
 test('mailboxes: defaults, password from a file, redacted by describeConfig', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'docdrop-config-'));
   try {

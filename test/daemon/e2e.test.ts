@@ -3,10 +3,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { ServiceClient } from '../../src/api/client.js';
 import { startDaemon, type RunningDaemon } from '../../src/daemon/daemon.js';
 import { readXlsxTable } from '../../src/outputs/xlsx.js';
-import { silentLogger } from '../../src/shared/logger.js';
+import { createLogger, silentLogger } from '../../src/shared/logger.js';
+import { describeConfig } from '../../src/daemon/config/config.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import {
   configYaml,
@@ -178,6 +180,25 @@ describe('daemon end to end (no faults)', () => {
         assert.match(err.message, /"Invoices"/);
         return true;
       });
+    } finally {
+      await tree.cleanup();
+    }
+  });
+
+  test('logs the service URL without the user name and password written into base_url', async () => {
+    const tree = await tempTree();
+    let log = '';
+    const destination = new Writable({ write: (chunk, _enc, cb) => ((log += String(chunk)), cb()) });
+    try {
+      const baseUrl = svc.url.replace('http://', 'http://alice:s3cret-pw@');
+      const { config } = await writeConfig(tree.root, configYaml({ root: tree.root, baseUrl, apiKey: svc.keys[0]!, rules: [{}] }));
+      for (const r of config.rules) await mkdir(r.watch, { recursive: true });
+      const daemon = await startDaemon(config, { logger: createLogger({ destination }) });
+      await daemon.stop();
+      assert.match(log, /daemon started/);
+      assert.ok(!log.includes('s3cret-pw'), log);
+      assert.ok(!log.includes('alice'), log);
+      assert.ok(!JSON.stringify(describeConfig(config)).includes('s3cret-pw'));
     } finally {
       await tree.cleanup();
     }

@@ -35,7 +35,8 @@ async function finished(requestId: string): Promise<ExtractionJob> {
 }
 
 before(async () => {
-  svc = await startTestService();
+  // The file servers below listen on loopback, which the service refuses to fetch from unless allowed.
+  svc = await startTestService({ fetchAllowRanges: ['127.0.0.0/8'] });
   client = new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0], retry: false });
   invoiceBytes = await invoicePdf({ number: 'INV-77', total: '77.00', date: '2026-10-10' });
   invoicePath = await writeFixture(svc.dataDir, 'invoice-77.pdf', invoiceBytes);

@@ -42,7 +42,8 @@ function assertError(r: { status: number; body: Record<string, unknown> }, statu
 }
 
 before(async () => {
-  svc = await startTestService();
+  // The file servers below listen on loopback, which the service refuses to fetch from unless allowed.
+  svc = await startTestService({ fetchAllowRanges: ['127.0.0.0/8'] });
   a = new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0], retry: false });
   b = new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[1], retry: false });
   const pdf = await writeFixture(svc.dataDir, 'inv.pdf', await invoicePdf({ number: 'E-1', total: '1.00', date: '2026-01-01' }));

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { raw } from '../helpers/service-fixtures.js';
@@ -47,6 +47,21 @@ test('serves with --api-key flags and DOCDROP_API_KEYS, logs the URL but never t
   }
   assert.equal(await s.exited, 0);
   assert.doesNotMatch(s.log(), /flag-key-123|env-key-456|env-key-789/);
+});
+
+test('reads account keys from --api-key-file, one per line, skipping blank lines and # comments', async () => {
+  const file = join(dataDir, 'api-keys');
+  await writeFile(file, '# accounts\nfile-key-aaa\n\n  file-key-bbb  \n# file-key-old\n', { mode: 0o600 });
+  const s = serve(['--port', '0', '--data-dir', dataDir, '--api-key-file', file]);
+  try {
+    const url = await s.url;
+    for (const key of ['file-key-aaa', 'file-key-bbb']) assert.equal((await raw(`${url}/v1/templates`, { key })).status, 200, key);
+    for (const key of ['file-key-old', '# accounts']) assert.equal((await raw(`${url}/v1/templates`, { key })).status, 401, key);
+  } finally {
+    s.child.kill('SIGTERM');
+  }
+  assert.equal(await s.exited, 0);
+  assert.doesNotMatch(s.log(), /file-key-/);
 });
 
 test('refuses to start without any API key', async () => {

@@ -41,7 +41,7 @@ test('a service started in-process gets the same defaults as `docdrop serve` wit
   const argv = await yargs(['--data-dir', '/tmp/unused', '--api-key', 'k']).options(serveOptions).parse();
   const fromCli = resolveOptions(toServiceOptions(argv as never, undefined));
   const inProcess = resolveOptions({ port: SERVE_OPTIONS.port.default, dataDir: '/tmp/unused', apiKeys: ['k'] });
-  for (const key of ['host', 'port', 'presignTtlSeconds', 'maxUploadBytes', 'inboundDomain', 'jobConcurrency'] as const) {
+  for (const key of ['host', 'port', 'presignTtlSeconds', 'maxUploadBytes', 'inboundDomain', 'jobConcurrency', 'headersTimeoutMs', 'idleTimeoutMs', 'bodyTimeoutMs', 'maxConnectionsPerIp'] as const) {
     assert.equal(inProcess[key], fromCli[key], key);
   }
   assert.equal(inProcess.host, SERVE_OPTIONS.host.default);

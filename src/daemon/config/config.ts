@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, resolve, sep } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
+import { redactUrl } from '../../shared/redact-url.js';
 import { interpolateTree, MissingEnvError } from './env-vars.js';
 import {
   configSchema,
@@ -155,10 +156,11 @@ export function parseConfig(
   return deepFreeze(config) as DaemonConfig;
 }
 
-/** The config as it may be logged or printed: the API key and mailbox passwords redacted. */
+/** The config as it may be logged or printed: the API key, mailbox passwords and credentials in base_url redacted. */
 export function describeConfig(config: DaemonConfig): Record<string, unknown> {
   const copy = structuredClone(config) as unknown as { service: Record<string, unknown>; mailboxes: Record<string, unknown>[] };
   copy.service.api_key = '[redacted]';
+  copy.service.base_url = redactUrl(config.service.base_url);
   for (const m of copy.mailboxes) m.password = '[redacted]';
   return copy as unknown as Record<string, unknown>;
 }

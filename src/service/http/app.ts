@@ -4,6 +4,7 @@ import multipart from '@fastify/multipart';
 import type { ServiceContext } from '../context.js';
 import { installErrorHandling } from './errors.js';
 import { installAuth } from './auth.js';
+import { limitConnections } from './connection-limits.js';
 import { registerRoutes } from '../routes/index.js';
 import { MULTIPART_MAX_BYTES } from '../serve-options.js';
 
@@ -13,7 +14,18 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
     // Our own one-line access log below: fastify's logs full URLs, and pre-signed query strings are bearer tokens.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
+    // Timeouts for a service that may face the internet (docs/service.md#connections). No total request
+    // time: a large pre-signed PUT may take long; connection-limits.ts judges a body by its rate instead.
+    requestTimeout: 0,
+    connectionTimeout: ctx.options.idleTimeoutMs,
+    keepAliveTimeout: ctx.options.idleTimeoutMs,
+    http: {
+      headersTimeout: ctx.options.headersTimeoutMs,
+      // Node checks the headers timeout on this interval (default 30 s); check often enough to keep it.
+      connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(ctx.options.headersTimeoutMs / 4))),
+    },
   });
+  limitConnections(app.server, ctx.options, ctx.logger);
   installErrorHandling(app);
   // Faults first, so injected latency/429/5xx/drops hit API calls before any other work.
   ctx.jobs.faults.install(app);

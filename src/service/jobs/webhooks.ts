@@ -5,6 +5,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { backoffDelayMs, parseRetryAfter } from '../../shared/backoff.js';
 import type { Logger } from '../../shared/logger.js';
+import { redactUrl } from '../../shared/redact-url.js';
 import { sleep } from '../../shared/scheduler.js';
 
 export interface WebhookOptions {
@@ -97,7 +98,7 @@ export class WebhookSender {
         });
         await res.body.dump();
         if (res.statusCode < 300) {
-          this.logger.debug({ url, deliveryId, attempt, status: res.statusCode }, 'webhook delivered');
+          this.logger.debug({ url: redactUrl(url), deliveryId, attempt, status: res.statusCode }, 'webhook delivered');
           return { delivered: true, attempts: attempt, status: res.statusCode };
         }
         reason = `HTTP ${res.statusCode}`;
@@ -112,14 +113,14 @@ export class WebhookSender {
       // A receiver's Retry-After is honoured as asked, within maxDelayMs (docs/webhooks.md).
       const backoff = { initialMs: this.opts.baseDelayMs, maxMs: this.opts.maxDelayMs, jitter: { low: 1, high: 1.25 } };
       const delay = Math.min(this.opts.maxDelayMs, retryAfterMs ?? backoffDelayMs(attempt - 1, backoff));
-      this.logger.info({ url, deliveryId, attempt, reason, delayMs: Math.round(delay) }, 'webhook attempt failed; retrying');
+      this.logger.info({ url: redactUrl(url), deliveryId, attempt, reason, delayMs: Math.round(delay) }, 'webhook attempt failed; retrying');
       try {
         await sleep(delay, this.stop.signal);
       } catch {
         return { delivered: false, attempts: attempt, reason: 'sender closed' };
       }
     }
-    this.logger.warn({ url, deliveryId, reason }, 'webhook delivery abandoned');
+    this.logger.warn({ url: redactUrl(url), deliveryId, reason }, 'webhook delivery abandoned');
     return { delivered: false, attempts, reason };
   }
 }

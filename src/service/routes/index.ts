@@ -7,6 +7,7 @@ import { classifyRoutes } from './classify.js';
 import { documentRoutes } from './documents.js';
 import { exportRoutes } from './export.js';
 import { jobRoutes } from './jobs.js';
+import { createAddressPolicy } from '../usecases/address-policy.js';
 import { presignedRoutes } from './presigned.js';
 import { templateRoutes } from './templates.js';
 
@@ -27,6 +28,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: ServiceContext):
     jobStore,
     jobQueue: jobs,
     maxUploadBytes: options.maxUploadBytes,
+    addressPolicy: createAddressPolicy(options.fetchAllowRanges),
     viewJob: (job) => jobs.view(job),
   });
   classifyRoutes(app, { documents, classifiers, files, engine: jobs.engine, logger });

@@ -17,6 +17,7 @@ import type { Job, JobSubmission } from '../store/job-store.js';
 import type { TemplatesRepo } from '../store/templates-repo.js';
 import { deleteJob } from '../usecases/delete-job.js';
 import { storeDocument, type DocumentStoreDeps } from '../usecases/documents.js';
+import type { AddressPolicy } from '../usecases/address-policy.js';
 import { fetchDocument } from '../usecases/fetch-document.js';
 import { requireDocument, requireJob } from '../usecases/owned-rows.js';
 import { resolveTarget, submitRun, type SubmitRunDeps } from '../usecases/submit-run.js';
@@ -28,6 +29,8 @@ export type JobRoutesDeps = DocumentStoreDeps &
     classifiers: ClassifiersRepo;
     /** Largest document fetched from a `url` (--max-upload-mb). */
     maxUploadBytes: number;
+    /** Addresses a `url` may be fetched from (--fetch-allow-range). */
+    addressPolicy: AddressPolicy;
     /** The wire view of a job (JobsRuntime.view). */
     viewJob(job: Job): ExtractionJob;
   };
