@@ -55,15 +55,16 @@ test('status ID shows the input and every event of its history with time, from/t
   const failed = ev.find((e) => e.to === 'failed')!;
   assert.ok(failed.from !== null, 'the transition to failed names the state it came from');
   assert.match(JSON.stringify(failed.detail), /unsupported_file_type/);
-  assert.deepEqual([ev.at(-1)!.kind, ev.at(-1)!.detail?.movedBackTo], ['retry', join(inbox, 'junk.pdf')]);
+  const retry = ev.findLast((e) => e.kind === 'retry');
+  assert.deepEqual([retry?.from, retry?.to, retry?.detail?.movedBackTo], ['failed', 'queued', join(inbox, 'junk.pdf')]);
   assert.ok(ev.every((e, i) => !Number.isNaN(Date.parse(e.at)) && (i === 0 || e.at >= ev[i - 1]!.at)), 'events in order, each with its time');
 
   const table = (await docdrop(['status', String(id), '--config', configPath])).stdout;
-  assert.match(table, new RegExp(`^input #${id}  failed  rule invoices`));
+  assert.match(table, new RegExp(`^input #${id}  queued  rule invoices`));
   assert.match(table, /AT +EVENT +FROM +TO +DETAILS/);
   assert.match(table, /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}  queued +queued +path=/);
   assert.match(table, new RegExp(`  failed +${failed.from} +failed +.*unsupported_file_type`));
-  assert.match(table, /  retry +movedBackTo=/);
+  assert.match(table, /  retry +failed +queued +movedBackFrom=.* movedBackTo=/);
 
   await assert.rejects(docdrop(['status', '999999', '--config', configPath]), (err: { stderr: string }) => /no input #999999/.test(err.stderr));
 });

@@ -29,7 +29,7 @@ const HOLD_MS = 60_000;
 export async function retryInput(ledger: Ledger, record: InputRecord, now = Date.now()): Promise<RetryOutcome> {
   const base = { id: record.id, path: record.path };
   if (record.state === 'timed_out') {
-    await ledger.transition(record.id, 'timed_out', 'submitted', { attempts: 0, nextAttemptAt: now, lastError: null, event: { retry: true } });
+    await ledger.transition(record.id, 'timed_out', 'submitted', { attempts: 0, nextAttemptAt: now, lastError: null, event: { kind: 'retry' } });
     return { ...base, from: 'timed_out', ok: true, message: `job ${record.requestId} will be polled again` };
   }
   if (record.state !== 'failed') {
@@ -58,7 +58,7 @@ export async function retryInput(ledger: Ledger, record: InputRecord, now = Date
       lastError: null,
       // A fresh upload gets fresh ids; a written or extracted input keeps its own (its outputs are named by them).
       ...(to === 'queued' ? { documentId: null, requestId: null } : {}),
-      event: { retry: true, movedBackFrom: src, movedBackTo: dest },
+      event: { kind: 'retry', movedBackFrom: src, movedBackTo: dest },
     });
   } catch (err) {
     if (taken) await unlink(dest).catch(() => undefined); // the empty placeholder uniquePath reserved
