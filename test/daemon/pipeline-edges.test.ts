@@ -4,13 +4,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { ServiceClient } from '../../src/api/client.js';
-import { incompleteWaitMs } from '../../src/daemon/inputs/inspect-file.js';
+import { incompleteWaitMs, sha256File } from '../../src/daemon/inputs/inspect-file.js';
 import type { InputRecord } from '../../src/daemon/ledger/ledger.js';
 import { openSqliteLedger, type SqliteLedger } from '../../src/daemon/ledger/sqlite-ledger.js';
 import { createDisposition, createFileInspector, createPipelineApi } from '../../src/daemon/pipeline/adapters.js';
@@ -141,6 +141,25 @@ test('a file replaced under its name while its input runs is a new input; the fi
     assert.ok(two.finalPath);
     assert.deepEqual(await readFile(two.finalPath), v2);
     assert.deepEqual(await readdir(join(h.tree.root, 'processed', 'invoices')), ['a.pdf']);
+  } finally {
+    await h.close();
+  }
+});
+
+test('a file rewritten with the same bytes before its upload (a mailbox dropping it again after a crash) is still the same input', { timeout: 120_000 }, async () => {
+  const h = await harness();
+  try {
+    const path = join(h.inbox, 'again.pdf');
+    await writeFile(path, await numberedInvoice(7));
+    const st = await stat(path);
+    // The ledger took it at an earlier mtime: since then the same bytes were written again (atomic rename).
+    const { record } = await h.ledger.addInput({ rule: 'invoices', path, size: st.size, mtimeMs: st.mtimeMs - 5000, sha256: await sha256File(path) });
+    const row = await h.until('again.pdf final', async () => {
+      const r = (await h.ledger.get(record.id))!;
+      return final(r) && r;
+    });
+    assert.equal(row.state, 'done', row.lastError ?? '');
+    assert.equal((await all(h)).length, 1, 'no second input for the same bytes');
   } finally {
     await h.close();
   }

@@ -364,8 +364,9 @@ export class Pipeline {
     if (!st) {
       return ledger.transition(r.id, r.state, 'failed', { lastError: 'input_vanished: the input file vanished before upload', finalPath: null });
     }
-    if (st.size !== r.size || st.mtimeMs !== r.mtimeMs) {
-      // Its bytes are gone; the file now under its name is a new input, taken once this one is final.
+    // Rewritten with the same bytes (a mailbox dropping an attachment again after a crash, a touch) it is
+    // still this input; other bytes are a new input, taken once this one is final.
+    if ((st.size !== r.size || st.mtimeMs !== r.mtimeMs) && (await this.o.files.inspect(r.path))?.sha256 !== r.sha256) {
       return ledger.transition(r.id, r.state, 'failed', {
         lastError: 'input_vanished: the input file was replaced by other content before upload; the new content is a new input',
         finalPath: null,
