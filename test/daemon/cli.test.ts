@@ -58,12 +58,15 @@ describe('docdrop CLI', () => {
     const bad = join(tree.root, 'bad.pdf');
     await writeFile(good, await numberedInvoice(13));
     await writeFile(bad, 'plain text pretending to be a PDF');
+    const empty = join(tree.root, 'empty.pdf');
+    await writeFile(empty, '');
     const out = join(tree.root, 'out-mixed');
-    const r = await docdrop(['process', good, bad, join(tree.root, 'missing.pdf'), '--workflow', 'Invoices', '--out', out, '--base-url', svc.url, '--api-key', svc.keys[0]!]);
+    const r = await docdrop(['process', good, bad, empty, join(tree.root, 'missing.pdf'), '--workflow', 'Invoices', '--out', out, '--base-url', svc.url, '--api-key', svc.keys[0]!]);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /failed\s+.*bad\.pdf: unsupported_file_type/);
+    assert.match(r.stderr, /failed\s+.*empty\.pdf: empty_file: the file is empty/);
     assert.match(r.stderr, /failed\s+.*missing\.pdf: cannot read the file: ENOENT/);
-    assert.match(r.stderr, /2 of 3 file\(s\) failed/);
+    assert.match(r.stderr, /3 of 4 file\(s\) failed/);
     assert.equal((await listFiles(out)).length, 1, 'the good file still has its output');
   });
 

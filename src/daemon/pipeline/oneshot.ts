@@ -98,6 +98,7 @@ async function take(pipeline: Pipeline, path: string): Promise<{ path: string; r
   try {
     const st = await stat(path);
     if (!st.isFile()) return { path, error: 'not a regular file' };
+    if (st.size === 0) return { path, error: 'empty_file: the file is empty (0 bytes)' };
   } catch (err) {
     return { path, error: `cannot read the file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
   }
