@@ -9,16 +9,10 @@ import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { ServiceClient } from '../../src/api/client.js';
-import { openSqliteLedger } from '../../src/daemon/ledger/sqlite-ledger.js';
-import { createDisposition, createFileInspector, createPipelineApi } from '../../src/daemon/pipeline/adapters.js';
-import { createOutputsWriter } from '../../src/daemon/pipeline/outputs-writer.js';
-import { Pipeline } from '../../src/daemon/pipeline/pipeline.js';
-import { createStepQueues } from '../../src/daemon/pipeline/rate-limit.js';
-import { resolveTargets } from '../../src/daemon/pipeline/resolve-targets.js';
 import { createLogger } from '../../src/shared/logger.js';
-import { VirtualScheduler } from '../../src/shared/scheduler.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { configYaml, invoiceTemplate, numberedInvoice, readCsvFile, tempTree, waitFor, writeConfig } from './pipeline-fixtures.js';
+import { virtualPipeline } from './virtual-pipeline.js';
 
 const isRoot = process.getuid?.() === 0;
 
@@ -63,22 +57,7 @@ test(
     await fill(filler);
     await fill(join(processed, 'filler'));
 
-    const client = new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0]! });
-    const targets = await resolveTargets([{ name: rule.name, workflow: 'Invoices' }], client);
-    const ledger = await openSqliteLedger(config.state.path);
-    const scheduler = new VirtualScheduler(Date.now());
-    const pipeline = new Pipeline({
-      ledger,
-      api: createPipelineApi(client, config.service.submit, new Map([[rule.name, rule.options]])),
-      outputs: createOutputsWriter(new Map([[rule.name, rule.output]])),
-      disposition: createDisposition(new Map([[rule.name, rule]])),
-      files: createFileInspector(),
-      rules: new Map([[rule.name, { name: rule.name, target: targets.get(rule.name)!, duplicates: rule.duplicates, afterSuccess: rule.after.success }]]),
-      queues: createStepQueues({ uploadConcurrency: 2, pollConcurrency: 2 }),
-      polling: { initialMs: 1000, maxMs: 5000, giveUpAfterMs: 600_000, slowRecheckMs: 600_000 },
-      logger,
-      scheduler,
-    });
+    const { pipeline, ledger, scheduler } = await virtualPipeline({ svc, config, polling: { initialMs: 1000, maxMs: 5000 }, logger });
     try {
       pipeline.start();
       await scheduler.advance(0);

@@ -10,18 +10,15 @@ import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { ServiceClient } from '../../src/api/client.js';
-import { incompleteWaitMs, sha256File } from '../../src/daemon/inputs/inspect-file.js';
+import { sha256File } from '../../src/daemon/inputs/inspect-file.js';
 import type { InputRecord } from '../../src/daemon/ledger/ledger.js';
-import { openSqliteLedger, type SqliteLedger } from '../../src/daemon/ledger/sqlite-ledger.js';
-import { createDisposition, createFileInspector, createPipelineApi } from '../../src/daemon/pipeline/adapters.js';
-import { createOutputsWriter } from '../../src/daemon/pipeline/outputs-writer.js';
+import type { SqliteLedger } from '../../src/daemon/ledger/sqlite-ledger.js';
 import { Pipeline } from '../../src/daemon/pipeline/pipeline.js';
-import { createStepQueues } from '../../src/daemon/pipeline/rate-limit.js';
-import { resolveTargets } from '../../src/daemon/pipeline/resolve-targets.js';
 import { createLogger } from '../../src/shared/logger.js';
 import { VirtualScheduler } from '../../src/shared/scheduler.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { configYaml, invoiceTemplate, numberedInvoice, tempTree, waitFor, writeConfig, type TempTree } from './pipeline-fixtures.js';
+import { virtualPipeline } from './virtual-pipeline.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
 
@@ -51,10 +48,6 @@ async function harness(polling: { initialMs: number } = { initialMs: 200 }): Pro
   const { path: configPath, config } = await writeConfig(tree.root, configYaml({ root: tree.root, baseUrl: svc.url, apiKey: svc.keys[0]! }));
   const rule = config.rules[0]!;
   await mkdir(rule.watch, { recursive: true });
-  const client = new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0]! });
-  const targets = await resolveTargets([{ name: rule.name, workflow: 'Invoices' }], client);
-  const ledger = await openSqliteLedger(config.state.path);
-  const scheduler = new VirtualScheduler(Date.now());
   const logged: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -62,28 +55,11 @@ async function harness(polling: { initialMs: number } = { initialMs: 200 }): Pro
       done();
     },
   });
-  const pipeline = new Pipeline({
-    ledger,
-    api: createPipelineApi(client, config.service.submit, new Map([[rule.name, rule.options]])),
-    outputs: createOutputsWriter(new Map([[rule.name, rule.output]])),
-    disposition: createDisposition(new Map([[rule.name, rule]])),
-    files: createFileInspector(),
-    rules: new Map([
-      [
-        rule.name,
-        {
-          name: rule.name,
-          target: targets.get(rule.name)!,
-          duplicates: rule.duplicates,
-          afterSuccess: rule.after.success,
-          incompleteWaitMs: incompleteWaitMs(rule.stable_ms),
-        },
-      ],
-    ]),
-    queues: createStepQueues({ uploadConcurrency: 2, pollConcurrency: 2 }),
-    polling: { initialMs: polling.initialMs, maxMs: 1000, giveUpAfterMs: 600_000, slowRecheckMs: 600_000 },
+  const { pipeline, ledger, scheduler } = await virtualPipeline({
+    svc,
+    config,
+    polling: { initialMs: polling.initialMs, maxMs: 1000 },
     logger: createLogger({ level: 'info', destination: sink }),
-    scheduler,
   });
   pipeline.start();
   return {

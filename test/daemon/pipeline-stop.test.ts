@@ -5,16 +5,9 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServiceClient } from '../../src/api/client.js';
-import { openSqliteLedger } from '../../src/daemon/ledger/sqlite-ledger.js';
-import { createDisposition, createFileInspector, createPipelineApi } from '../../src/daemon/pipeline/adapters.js';
-import { createOutputsWriter } from '../../src/daemon/pipeline/outputs-writer.js';
-import { Pipeline } from '../../src/daemon/pipeline/pipeline.js';
-import { createStepQueues } from '../../src/daemon/pipeline/rate-limit.js';
-import { resolveTargets } from '../../src/daemon/pipeline/resolve-targets.js';
-import { silentLogger } from '../../src/shared/logger.js';
-import { VirtualScheduler } from '../../src/shared/scheduler.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { configYaml, invoiceTemplate, numberedInvoice, tempTree, waitFor, writeConfig } from './pipeline-fixtures.js';
+import { virtualPipeline } from './virtual-pipeline.js';
 
 let svc: TestService;
 before(async () => {
@@ -26,26 +19,9 @@ after(() => svc.close());
 test('stop() leaves no timer behind: tick, poll backoff and the recheck of an incomplete file are all cancelled', { timeout: 60_000 }, async () => {
   const tree = await tempTree();
   const { config } = await writeConfig(tree.root, configYaml({ root: tree.root, baseUrl: svc.url, apiKey: svc.keys[0]! }));
-  const rule = config.rules[0]!;
+  // The first poll comes 10 s after submitting: a wait the pipeline holds in memory.
+  const { pipeline, ledger, scheduler, rule } = await virtualPipeline({ svc, config, polling: { initialMs: 10_000, maxMs: 30_000 } });
   await mkdir(rule.watch, { recursive: true });
-  const client = new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0]! });
-  const targets = await resolveTargets([{ name: rule.name, workflow: 'Invoices' }], client);
-  const ledger = await openSqliteLedger(config.state.path);
-  // Virtual time starts at the real time, as the ledger stamps rows with the real clock.
-  const scheduler = new VirtualScheduler(Date.now());
-  const pipeline = new Pipeline({
-    ledger,
-    api: createPipelineApi(client, config.service.submit, new Map([[rule.name, rule.options]])),
-    outputs: createOutputsWriter(new Map([[rule.name, rule.output]])),
-    disposition: createDisposition(new Map([[rule.name, rule]])),
-    files: createFileInspector(),
-    rules: new Map([[rule.name, { name: rule.name, target: targets.get(rule.name)!, duplicates: rule.duplicates, afterSuccess: rule.after.success }]]),
-    queues: createStepQueues({ uploadConcurrency: 2, pollConcurrency: 2 }),
-    // The first poll comes 10 s after submitting: a wait the pipeline holds in memory.
-    polling: { initialMs: 10_000, maxMs: 30_000, giveUpAfterMs: 600_000, slowRecheckMs: 600_000 },
-    logger: silentLogger,
-    scheduler,
-  });
   try {
     pipeline.start();
     await scheduler.advance(0); // the first tick runs and arms the next one
