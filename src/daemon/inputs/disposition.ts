@@ -18,7 +18,7 @@ import { sha256File } from './inspect-file.js';
 import type { InputRecord } from '../ledger/ledger.js';
 
 export type DispositionRule = Pick<RuleConfig, 'name' | 'watch' | 'after'>;
-export type DispositionInput = Pick<InputRecord, 'path' | 'size' | 'sha256'> & Partial<Pick<InputRecord, 'id' | 'createdAt'>>;
+export type DispositionInput = Pick<InputRecord, 'path' | 'size' | 'sha256'> & Partial<Pick<InputRecord, 'id' | 'createdAt' | 'mtimeMs'>>;
 
 export interface FailureReason {
   message: string;
@@ -112,12 +112,14 @@ async function unlinkIfThere(file: string): Promise<void> {
 }
 
 /**
- * Whether the file now at the input's path still holds the input's bytes: same size and sha256. A rename
- * over it or a rewrite in place makes it another input, which this one's disposal must not move. (An mtime
- * changed alone, a `touch`, is no new content: the hash decides.)
+ * Whether the file now at the input's path still holds the input's bytes. A rename over it or a rewrite in
+ * place makes it another input, which this one's disposal must not move. Size and mtime as taken mean
+ * untouched, as they do for the check before upload; when the mtime moved, the sha256 decides (a `touch`
+ * is no new content), so only a changed file is read again.
  */
 async function sameInput(input: DispositionInput, source: Stats): Promise<boolean> {
   if (!source.isFile() || source.size !== input.size) return false;
+  if (input.mtimeMs !== undefined && source.mtimeMs === input.mtimeMs) return true;
   return (await sha256File(input.path).catch(() => null)) === input.sha256;
 }
 
