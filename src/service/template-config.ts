@@ -1,96 +1,15 @@
-// Workflow settings: the request schemas, parser_config defaults (the spec's table), the nested merge
-// PUT uses, and the address each Workflow receives mail at.
+// Workflow settings: the request schemas (built from the spec's rules, api/definition-rules.ts),
+// parser_config defaults, the nested merge PUT uses, and the address each Workflow receives mail at.
 import { z } from 'zod';
 import type { ParserConfig, ParserConfigInput } from '../api/types.js';
-import { pageRanges, regexString, rejectUnknownKeys } from './validate.js';
+import { parserConfigInput, SPEC_PARSER_CONFIG_DEFAULTS, templateFields, templateTitle, templateType, webhookUrl } from '../api/definition-rules.js';
+import { rejectUnknownKeys } from './validate.js';
 
-const FIELD_NAME_RE = /^[a-z0-9_]+$/;
-
-const fieldName = z
-  .string({ message: 'expected a string' })
-  .min(1, { message: 'expected a non-empty name' })
-  .max(50, { message: 'expected at most 50 characters' })
-  .regex(FIELD_NAME_RE, { message: 'expected only lower-case letters, digits and underscore' });
-const fieldDescription = z.string().max(150, { message: 'expected at most 150 characters' });
-
-const subField = z.object({
-  name: fieldName,
-  description: fieldDescription.optional(),
-  type: z.enum(['text', 'number', 'date'], { message: "expected 'text', 'number' or 'date' (tables cannot nest)" }),
-  required: z.boolean().optional(),
-});
-
-const field = z
-  .object({
-    name: fieldName,
-    description: fieldDescription.optional(),
-    type: z.enum(['text', 'number', 'date', 'table'], { message: "expected 'text', 'number', 'date' or 'table'" }),
-    required: z.boolean().optional(),
-    subFields: z.array(subField).optional(),
-  })
-  .superRefine((f, ctx) => {
-    if (f.type === 'table' && (!f.subFields || f.subFields.length === 0)) {
-      ctx.addIssue({ code: 'custom', path: ['subFields'], message: 'expected at least one sub-field for a table field' });
-    }
-    const dup = f.subFields?.map((s) => s.name).find((n, i, all) => all.indexOf(n) !== i);
-    if (dup) ctx.addIssue({ code: 'custom', path: ['subFields'], message: `expected unique sub-field names, received "${dup}" twice` });
-  });
-
-export const templateSchemaInput = z
-  .object({ fields: z.array(field, { message: 'expected an array of field definitions' }) })
-  .superRefine((s, ctx) => {
-    const dup = s.fields.map((f) => f.name).find((n, i, all) => all.indexOf(n) !== i);
-    if (dup) ctx.addIssue({ code: 'custom', path: ['fields'], message: `expected unique field names, received "${dup}" twice` });
-  });
-
-const ocrConfigInput = z
-  .object({
-    engine: z.string(),
-    use_ocr: z.boolean(),
-    detect_layout: z.boolean(),
-    detect_tables: z.boolean(),
-    remove_headers: z.boolean(),
-    remove_footers: z.boolean(),
-    remove_tables: z.boolean(),
-  })
-  .partial()
-  .strict();
-
-const queryConfigInput = z
-  .object({
-    query_model: z.string().min(1),
-    page_ranges: pageRanges(),
-    start_regex: regexString().nullable(),
-    end_regex: regexString().nullable(),
-    split_regex: regexString().nullable(),
-    use_all_matches: z.boolean(),
-    set_max_output_tokens: z.boolean(),
-    include_example: z.boolean(),
-    minimize_tokens: z.boolean(),
-    selected_language: z.string().nullable(),
-  })
-  .partial()
-  .strict();
-
-export const parserConfigInput = z
-  .object({
-    parse_email_attachments: z.boolean(),
-    parse_email_body: z.boolean(),
-    date_format: z.string().nullable(),
-    outbound_integration: z.record(z.string(), z.unknown()).nullable(),
-    ocr_config: ocrConfigInput,
-    query_config: queryConfigInput,
-  })
-  .partial()
-  .strict();
-
-const webhookUrl = z
-  .url({ protocol: /^https?$/, message: 'expected an http(s) URL' })
-  .nullable();
+export const templateSchemaInput = z.object({ fields: templateFields });
 
 export const createTemplateBody = z.object({
-  template_title: z.string({ message: 'expected a string' }).trim().min(1, { message: 'expected a non-empty title' }).max(200),
-  template_type: z.string({ message: 'expected a string' }).min(1, { message: 'expected a non-empty type, e.g. "invoice"' }),
+  template_title: templateTitle,
+  template_type: templateType,
   template_schema: templateSchemaInput,
   webhook_url: webhookUrl.optional(),
   parser_config: parserConfigInput.optional(),
@@ -109,27 +28,20 @@ export const updateTemplateBody = z.strictObject(
 /** The engine name reported in ocr_config.engine. */
 export const DEFAULT_OCR_ENGINE = 'docdrop';
 
+/** The spec's stated defaults, and docdrop serve's own choice for the keys the spec leaves open. */
 export function defaultParserConfig(): ParserConfig {
+  const spec = SPEC_PARSER_CONFIG_DEFAULTS;
   return {
-    parse_email_attachments: true,
-    parse_email_body: false,
+    ...spec,
     date_format: null,
     outbound_integration: null,
-    ocr_config: {
-      engine: DEFAULT_OCR_ENGINE,
-      use_ocr: false,
-      detect_layout: true,
-      detect_tables: false,
-      remove_headers: false,
-      remove_footers: false,
-      remove_tables: false,
-    },
+    ocr_config: { engine: DEFAULT_OCR_ENGINE, ...spec.ocr_config },
     query_config: {
       query_model: 'model-4o-mini',
       start_regex: null,
       end_regex: null,
       split_regex: null,
-      use_all_matches: false,
+      ...spec.query_config,
       set_max_output_tokens: false,
       include_example: false,
       minimize_tokens: false,

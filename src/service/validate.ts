@@ -46,31 +46,8 @@ export const queryInt = (min: number, max: number) =>
     return z.NEVER;
   });
 
-/** Page selections as the spec writes them: '1-3,5,7-9' (1-based, ranges ascending). */
-export const pageRanges = () =>
-  z.string().refine(
-    (s) =>
-      /^\s*\d+\s*(-\s*\d+\s*)?(,\s*\d+\s*(-\s*\d+\s*)?)*$/.test(s) &&
-      s.split(',').every((part) => {
-        const [a, b] = part.split('-').map((n) => Number(n.trim()));
-        return a >= 1 && (b === undefined || b >= a);
-      }),
-    { message: "expected page ranges like '1-3,5,7-9' (pages from 1, each range ascending)" },
-  );
-
-/** A regular expression the service will compile. */
-export const regexString = () =>
-  z.string().refine(
-    (s) => {
-      try {
-        new RegExp(s);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { message: 'expected a valid regular expression' },
-  );
+// The spec's page-range and regex rules live with the other definition rules; routes import them from here too.
+export { pageRanges, regexString } from '../api/definition-rules.js';
 
 /** Object params for z.strictObject: unknown keys are rejected with a message naming them and a hint. */
 export function rejectUnknownKeys(hint: string) {

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { classDescription, classifierName, classifierQueryModel, classifierType, classLabel, classList, minConfidence } from '../../api/definition-rules.js';
 import { ErrorCodes } from '../../api/error-codes.js';
 import type { Classifier, ClassifierConfigs, ClassifierList, SuccessResponse } from '../../api/types.js';
 import { specTimestamp } from '../../shared/time.js';
@@ -17,28 +18,18 @@ import { pageRanges, parseInput, pathId, rejectUnknownKeys, uuid } from '../vali
 export const CLASSIFIER_PAGE_SIZE = 50;
 
 const classDef = z.object({
-  label: z.string({ message: 'expected a string' }).min(1, { message: 'expected a non-empty label' }),
-  description: z.string({ message: 'expected a string' }),
+  label: classLabel,
+  description: classDescription,
   template_id: uuid().optional(),
 });
 
 const fields = {
-  name: z.string({ message: 'expected a string' }).trim().min(1, { message: 'expected a non-empty name' }),
-  classes: z
-    .array(classDef, { message: 'expected an array of {label, description}' })
-    .min(2, { message: 'expected at least 2 classes' })
-    .superRefine((cs, ctx) => {
-      const dup = cs.map((c) => c.label).find((l, i, all) => all.indexOf(l) !== i);
-      if (dup) ctx.addIssue({ code: 'custom', message: `expected unique labels, received "${dup}" twice` });
-    }),
+  name: classifierName,
+  classes: classList(classDef),
   default_template_id: uuid().nullable(),
-  min_confidence: z
-    .number({ message: 'expected a number from 0.0 to 1.0' })
-    .min(0, { message: 'expected a number from 0.0 to 1.0 inclusive' })
-    .max(1, { message: 'expected a number from 0.0 to 1.0 inclusive' })
-    .nullable(),
-  classifier_type: z.literal('document', { message: "expected 'document'" }),
-  query_model: z.enum(['model-4o-mini', 'model-4o'], { message: "expected 'model-4o-mini' or 'model-4o'" }),
+  min_confidence: minConfidence.nullable(),
+  classifier_type: classifierType,
+  query_model: classifierQueryModel,
   use_ocr: z.boolean({ message: 'expected a boolean' }),
   page_range: pageRanges().nullable(),
 };
