@@ -10,6 +10,7 @@ import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { redactUrl } from '../../shared/redact-url.js';
 import { interpolateTree, MissingEnvError } from './env-vars.js';
+import { checkUniqueDefinitions } from './definitions-schema.js';
 import {
   configSchema,
   INPUT_PLACEHOLDERS,
@@ -133,6 +134,7 @@ export function parseConfig(
   const service = resolveService(raw.service, baseDir, readSecrets, problems);
   const mailboxes = raw.mailboxes.map((m, i) => resolveMailbox(m, `mailboxes[${i}]`, raw.rules, baseDir, readSecrets, problems));
   checkUniqueNames(raw.mailboxes, 'mailboxes', problems);
+  checkUniqueDefinitions(raw, problems);
   const { initial_s, max_s } = raw.service.polling;
   if (initial_s > max_s) problems.push(`service.polling.initial_s: expected at most max_s (${max_s}), got ${initial_s}`);
   if (problems.length > 0) throw new ConfigError(source, problems);
@@ -350,12 +352,14 @@ function isInside(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
 
-function formatIssue(issue: z.core.$ZodIssue): string {
+export function formatIssue(issue: z.core.$ZodIssue): string {
   const path = formatPath(issue.path);
   const at = path ? `${path}: ` : '';
   // Never echo a secret back, even a mistyped one.
   const secret = /api_key|password/.test(path);
-  const got = 'input' in issue ? (secret ? 'a value of the wrong kind' : describeValue(issue.input)) : undefined;
+  // A refinement reported on a child path carries the parent as input: naming "a list" there would mislead.
+  const aboutParent = issue.code === 'custom' && typeof issue.input === 'object' && issue.input !== null;
+  const got = 'input' in issue && !aboutParent ? (secret ? 'a value of the wrong kind' : describeValue(issue.input)) : undefined;
   switch (issue.code) {
     case 'invalid_value':
       return `${at}expected one of ${issue.values.map(String).join(', ')}, got ${got}`;
@@ -378,7 +382,7 @@ function formatPath(path: readonly PropertyKey[]): string {
 }
 
 function describeValue(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'object') return 'a mapping';

@@ -2,6 +2,7 @@
 // config/docdrop.example.yaml and the README document the same values. Objects are strict so a misspelt
 // key is reported instead of silently ignored.
 import { z } from 'zod';
+import { definitionSections } from './definitions-schema.js';
 
 const positiveInt = () => z.number().int().positive();
 const nonEmpty = () => z.string().min(1, 'must not be empty');
@@ -153,6 +154,8 @@ export const configSchema = z.strictObject({
     .prefault({}),
   rules: z.array(ruleSchema).min(1, 'expected at least one rule'),
   mailboxes: z.array(mailboxSchema).default([]),
+  /** Workflows and Classifiers the account is made to match at start (docdrop workflows|classifiers apply). */
+  ...definitionSections,
 });
 
 export type RawConfig = z.output<typeof configSchema>;
