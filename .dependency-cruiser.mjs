@@ -67,6 +67,12 @@ export default {
     ),
     never('folder-and-mail-intake-apart', 'daemon/intake/folder/', 'daemon/intake/mail/', 'Each intake source stands alone.'),
     never('mail-and-folder-intake-apart', 'daemon/intake/mail/', 'daemon/intake/folder/', 'Each intake source stands alone.'),
+    onlyImports(
+      'definitions-on-config-and-api',
+      'daemon/definitions/',
+      'daemon/(definitions|config)/|api/|shared/',
+      'Workflow and Classifier definitions are planned and applied through the client; they know no intake, pipeline or ledger.',
+    ),
     never('pipeline-below-the-daemon', 'daemon/pipeline/', 'daemon/(intake/|[^/]+\\.ts$)', 'The pipeline works from the ledger; it does not know where inputs came from.'),
   ],
   options: {

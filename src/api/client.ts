@@ -249,6 +249,28 @@ export class ServiceClient {
     return this.#json('PUT', `/v1/classifiers/${seg(id)}`, { json: input });
   }
 
+  /**
+   * DELETE /v1/classifiers/{id}. The spec refers to deleting a Classifier without showing its method and
+   * path; docdrop serve answers this one. A 404 or 405 from a service that does not is explained as such.
+   */
+  async deleteClassifier(id: string): Promise<SuccessResponse> {
+    try {
+      return await this.#json<SuccessResponse>('DELETE', `/v1/classifiers/${seg(id)}`);
+    } catch (err) {
+      if (!(err instanceof ApiError) || (err.status !== 404 && err.status !== 405)) throw err;
+      throw new ApiError({
+        status: err.status,
+        code: err.code,
+        method: err.method,
+        path: err.path,
+        message:
+          `${err.detail} (the interface does not show how a Classifier is deleted, and this service may not offer ` +
+          `DELETE /v1/classifiers/{id}; delete it where the service's Classifiers are managed)`,
+        cause: err,
+      });
+    }
+  }
+
   classifyWithClassifier(id: string, req: ClassifierClassifyRequest): Promise<ClassificationResult> {
     return this.#json('POST', `/v1/classifiers/${seg(id)}/classify`, { json: req });
   }

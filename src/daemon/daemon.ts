@@ -1,5 +1,5 @@
-// Assembles the daemon: service (remote or embedded), one shared request limiter, the client, the rules'
-// targets resolved once, the ledger, the pipeline, folder intake and mailbox intake (which drops mail
+// Assembles the daemon: service (remote or embedded), one shared request limiter, the client, the config's
+// Workflow and Classifier definitions applied, the rules' targets resolved once, the ledger, the pipeline, folder intake and mailbox intake (which drops mail
 // attachments into a rule's folder). Start order matters: targets are resolved before any file is taken
 // (an unknown Workflow stops the start), and the pipeline resumes the ledger's unfinished inputs before
 // intake reports new ones.
@@ -9,7 +9,8 @@ import { ServiceClient } from '../api/client.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { redactUrl } from '../shared/redact-url.js';
 import type { DaemonConfig } from './config/config.js';
-import { createRuleFolders, ensureExampleWorkflow, startEmbeddedService, type EmbeddedService } from './embedded.js';
+import { createRuleFolders, startEmbeddedService, type EmbeddedService } from './embedded.js';
+import { applyConfigDefinitions } from './definitions/config-definitions.js';
 import type { Ledger } from './ledger/ledger.js';
 import { openLedger, type LedgerStore } from './ledger/open-ledger.js';
 import { createOutputsWriter } from './pipeline/outputs-writer.js';
@@ -65,7 +66,6 @@ export async function connectService(
   });
   if (embedded) {
     try {
-      if (await ensureExampleWorkflow(client)) logger.info({ workflow: 'Invoices' }, 'created the example Workflow');
       await createRuleFolders(config);
     } catch (err) {
       await embedded.close();
@@ -126,6 +126,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
   const { client, url, embedded } = await connectService(config, logger, onRequest);
   let ledger: LedgerStore | null = null;
   try {
+    await applyConfigDefinitions(config, client, logger);
     const targets = await resolveTargets(
       config.rules.map((r) => ({ name: r.name, workflow: r.workflow, classifier: r.classifier })),
       client,

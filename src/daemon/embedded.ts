@@ -5,8 +5,6 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, sep } from 'node:path';
-import type { ServiceClient } from '../api/client.js';
-import type { CreateTemplateRequest } from '../api/types.js';
 import type { Logger } from '../shared/logger.js';
 import { redactUrl } from '../shared/redact-url.js';
 import type { DaemonConfig } from './config/config.js';
@@ -53,40 +51,6 @@ export async function startEmbeddedService(config: DaemonConfig, logger: Logger)
   });
   logger.info({ url: redactUrl(svc.url), dataDir: config.service.embedded.data_dir }, 'embedded service started');
   return { url: svc.url, apiKey, close: () => svc.close() };
-}
-
-/** The example Workflow `npm start` relies on. Field descriptions carry the label words the engine looks for. */
-export const EXAMPLE_INVOICE_WORKFLOW: CreateTemplateRequest = {
-  template_title: 'Invoices',
-  template_type: 'invoice',
-  template_schema: {
-    fields: [
-      { name: 'invoice_number', type: 'text', description: 'Invoice number (Invoice No, Invoice #)' },
-      { name: 'date', type: 'date', description: 'Invoice date' },
-      { name: 'vendor', type: 'text', description: 'Vendor: the seller or supplier issuing the invoice (From)' },
-      { name: 'total', type: 'number', description: 'Total amount due' },
-      {
-        name: 'line_items',
-        type: 'table',
-        description: 'Line items of the invoice',
-        subFields: [
-          { name: 'description', type: 'text', description: 'Item description' },
-          { name: 'quantity', type: 'number', description: 'Quantity (Qty)' },
-          { name: 'unit_price', type: 'number', description: 'Unit price (Price)' },
-          { name: 'amount', type: 'number', description: 'Line amount' },
-        ],
-      },
-    ],
-  },
-};
-
-/** Creates the example Workflow when no Workflow of that title exists yet. Returns true when created. */
-export async function ensureExampleWorkflow(client: ServiceClient): Promise<boolean> {
-  for await (const t of client.iterateTemplates()) {
-    if (t.template_title === EXAMPLE_INVOICE_WORKFLOW.template_title) return false;
-  }
-  await client.createTemplate(EXAMPLE_INVOICE_WORKFLOW);
-  return true;
 }
 
 /**
