@@ -7,6 +7,7 @@ import { runCommand } from './run-command.js';
 import { processCommand } from './process-command.js';
 import { statusCommand } from './status-command.js';
 import { retryCommand } from './retry-command.js';
+import { classifiersCommand, workflowsCommand } from './definitions-command.js';
 
 await yargs(hideBin(process.argv))
   .scriptName('docdrop')
@@ -16,7 +17,9 @@ await yargs(hideBin(process.argv))
   .command(processCommand)
   .command(statusCommand)
   .command(retryCommand)
-  .demandCommand(1, 'Name a command: serve, run, process, status or retry.')
+  .command(workflowsCommand)
+  .command(classifiersCommand)
+  .demandCommand(1, 'Name a command: serve, run, process, status, retry, workflows or classifiers.')
   .strict()
   .recommendCommands()
   // A wrong or missing option is one line naming it and where the help is, not the whole help text.

@@ -2,9 +2,7 @@
 // Exit code 0 only when every file succeeded; otherwise 1, with one line per file saying why.
 import type { CommandModule } from 'yargs';
 import { reportingErrors } from './run-command.js';
-import { ServiceClient } from '../api/client.js';
-import { loadConfig } from '../daemon/config/config.js';
-import { connectService } from '../daemon/daemon.js';
+import { connectFromArgs } from './service-connection.js';
 import { processFiles } from '../daemon/pipeline/oneshot.js';
 import { createLogger } from '../shared/logger.js';
 
@@ -41,20 +39,9 @@ export const processCommand: CommandModule<object, ProcessArgs> = {
       }),
   handler: reportingErrors('process', async (args) => {
     const logger = createLogger({ level: process.env.DOCDROP_LOG_LEVEL ?? 'error' });
-    let client: ServiceClient;
-    let close = async () => {};
-    let submit: 'run_parser' | 'extract' = 'run_parser';
-    if (args.config !== undefined) {
-      const config = await loadConfig(args.config);
-      const svc = await connectService(config, logger);
-      client = svc.client;
-      submit = config.service.submit;
-      close = async () => svc.embedded?.close();
-    } else {
-      const apiKey = args.apiKey ?? process.env.DOCDROP_API_KEY;
-      if (!apiKey) throw new Error('--api-key (or DOCDROP_API_KEY) is required with --base-url');
-      client = new ServiceClient({ baseUrl: args.baseUrl!, apiKey });
-    }
+    // With --config the config's Workflows and Classifiers are applied first, as `docdrop run` does.
+    const { client, config, close } = await connectFromArgs(args, logger, { applyDefinitions: true });
+    const submit = config?.service.submit ?? 'run_parser';
     try {
       const results = await processFiles({
         client,
