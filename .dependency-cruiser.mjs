@@ -62,6 +62,13 @@ export default {
     ),
     never('folder-and-mail-intake-apart', 'daemon/intake/folder/', 'daemon/intake/mail/', 'Each intake source stands alone.'),
     never('mail-and-folder-intake-apart', 'daemon/intake/mail/', 'daemon/intake/folder/', 'Each intake source stands alone.'),
+    onlyImports(
+      'notify-hears-events',
+      'daemon/notify/',
+      'daemon/(notify|config|ledger)/|shared/',
+      'Alerts learn of events through their sink; they call no intake, pipeline or service.',
+    ),
+    never('only-the-daemon-wires-notify', 'daemon/(?!notify/)[^/]+/', 'daemon/notify/', 'Sources report through ports of their own; daemon.ts wires them to the notifier.'),
     never('pipeline-below-the-daemon', 'daemon/pipeline/', 'daemon/(intake/|[^/]+\\.ts$)', 'The pipeline works from the ledger; it does not know where inputs came from.'),
   ],
   options: {
