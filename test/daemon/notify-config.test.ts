@@ -5,22 +5,12 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, describeConfig, loadConfig, parseConfig } from '../../src/daemon/config/config.js';
+import { describeConfig, loadConfig, parseConfig } from '../../src/daemon/config/config.js';
+import { BASE, problems } from './config-problems.js';
 import { notifySettings } from '../../src/daemon/notify/settings.js';
 
-const BASE = '/srv/docdrop/config';
 const RULES = 'rules:\n  - name: invoices\n    watch: ./in\n    workflow: Invoices\n';
 const NOTIFY = 'notify:\n  smtp: { host: smtp.example.com }\n  from: docdrop@example.com\n  to: [ops@example.com]\n';
-
-function problems(yaml: string, env: NodeJS.ProcessEnv = {}): string[] {
-  try {
-    parseConfig(yaml, { baseDir: BASE, env });
-  } catch (err) {
-    assert.ok(err instanceof ConfigError, `expected ConfigError, got ${String(err)}`);
-    return err.problems;
-  }
-  assert.fail('expected the config to be rejected');
-}
 
 test('notify: defaults, and absent when not configured', () => {
   assert.equal(parseConfig(RULES, { baseDir: BASE, env: {} }).notify, undefined);

@@ -1,6 +1,6 @@
 // Runs a job every day at a local wall-clock time ("07:00"), on the injected scheduler. The next time is
 // computed afresh after each run from the local calendar, so a DST change moves it with the clock.
-import type { Cancel, Scheduler } from '../../shared/scheduler.js';
+import { repeat, type Cancel, type Scheduler } from '../../shared/scheduler.js';
 
 /** The next moment after `now` whose local time is `hhmm`. */
 export function nextLocalTime(now: number, hhmm: string): number {
@@ -15,19 +15,5 @@ export function nextLocalTime(now: number, hhmm: string): number {
 }
 
 export function scheduleDaily(scheduler: Scheduler, hhmm: string, job: () => void): Cancel {
-  let cancel: Cancel = () => undefined;
-  let cancelled = false;
-  const arm = () => {
-    const at = nextLocalTime(scheduler.now(), hhmm);
-    cancel = scheduler.schedule(at - scheduler.now(), () => {
-      if (cancelled) return;
-      arm();
-      job();
-    });
-  };
-  arm();
-  return () => {
-    cancelled = true;
-    cancel();
-  };
+  return repeat(scheduler, () => nextLocalTime(scheduler.now(), hhmm) - scheduler.now(), job);
 }
