@@ -90,3 +90,25 @@ test('file names and reasons from outside cannot add lines or reorder text in th
   assert.equal(lines[1], '    job_failed: bad Subject: injected');
   await notifier.stop();
 });
+
+test('update() replaces recipients and intervals (a reload); update(null) mails nothing', async () => {
+  smtp.mails.length = 0;
+  const { notifier, scheduler } = virtualNotifier(settingsFor(smtp.port));
+  notifier.update(settingsFor(smtp.port, { to: ['new-ops@example.test'], failures: { min_interval_s: 10 } }));
+  notifier.record(failed('a.pdf'));
+  notifier.record(failed('b.pdf'));
+  await scheduler.advance(10_000);
+  const mails = await smtp.waitFor(2);
+  assert.deepEqual(mails.map((m) => [m.to.join(','), m.subject]), [
+    ['new-ops@example.test', '[docdrop] 1 file failed (invoices)'],
+    ['new-ops@example.test', '[docdrop] 1 file failed (invoices)'],
+  ]);
+  await until('the queue to empty', () => notifier.pendingMails === 0);
+  notifier.update(null);
+  notifier.record(failed('c.pdf'));
+  await scheduler.advance(60_000);
+  assert.equal(notifier.pendingMails, 0);
+  await notifier.stop();
+  assert.equal(smtp.mails.length, 2);
+  assert.equal(scheduler.pendingTimers, 0);
+});
