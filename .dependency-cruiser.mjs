@@ -73,6 +73,13 @@ export default {
       'daemon/(definitions|config)/|api/|shared/',
       'Workflow and Classifier definitions are planned and applied through the client; they know no intake, pipeline or ledger.',
     ),
+    onlyImports(
+      'notify-hears-events',
+      'daemon/notify/',
+      'daemon/(notify|config|ledger)/|shared/',
+      'Alerts learn of events through their sink; they call no intake, pipeline or service.',
+    ),
+    never('only-the-daemon-wires-notify', 'daemon/(?!notify/)[^/]+/', 'daemon/notify/', 'Sources report through ports of their own; daemon.ts wires them to the notifier.'),
     never('pipeline-below-the-daemon', 'daemon/pipeline/', 'daemon/(intake/|[^/]+\\.ts$)', 'The pipeline works from the ledger; it does not know where inputs came from.'),
   ],
   options: {

@@ -23,6 +23,10 @@ import { resolveTargets, type ResolvedTarget } from './pipeline/resolve-targets.
 import { startIntake } from './intake/folder/folder-intake.js';
 import { findWatchOverlaps } from './intake/folder/overlap.js';
 import { startMailIntake } from './intake/mail/imap-intake.js';
+import { observeTransitions } from './ledger/observed-ledger.js';
+import { createNotifier, type Notifier } from './notify/notifier.js';
+import { notifySettings } from './notify/settings.js';
+import { notifyOnTransition } from './notify/transition-events.js';
 
 export interface DaemonOptions {
   logger?: Logger;
@@ -36,6 +40,8 @@ export interface RunningDaemon {
   client: ServiceClient;
   /** Base URL of the service in use (the embedded one's loopback URL included). */
   serviceUrl: string;
+  /** Alerts by e-mail; update(notifySettings(config)) replaces its settings (reload). */
+  notifier: Notifier;
   /** Stops intake, lets steps in flight finish (their outcome committed), closes ledger and service. */
   stop(): Promise<void>;
 }
@@ -132,7 +138,15 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
       client,
     );
     ledger = await openLedger(config.state);
-    const pipeline = buildPipeline(config, client, ledger, targets, logger);
+    const notifier = createNotifier({
+      settings: notifySettings(config),
+      logger,
+      serviceUrl: embedded ? `${url} (embedded)` : redactUrl(url),
+      ping: () => client.listTemplates({ limit: 1 }),
+    });
+    // Failures, timeouts and finished inputs reach the notifier through the ledger's committed transitions.
+    const observed = observeTransitions(ledger, notifyOnTransition(notifier), (err) => logger.error({ err: String(err) }, 'notify observer failed'));
+    const pipeline = buildPipeline(config, client, observed, targets, logger);
     pipeline.start();
     const intake = await startIntake(config.rules, {
       ignorePaths: config.ignore_paths,
@@ -150,6 +164,12 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
         ledger: store,
         workDir: join(dirname(config.state.path), 'mail'),
         logger,
+        onStatus: (s) =>
+          notifier.record(
+            s.loggedIn
+              ? { type: 'mailbox_up', mailbox: mailbox.name }
+              : { type: 'mailbox_down', mailbox: mailbox.name, reason: s.reason, authentication: s.authentication },
+          ),
       }),
     );
     logger.info(
@@ -162,11 +182,13 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
       ledger,
       client,
       serviceUrl: url,
+      notifier,
       stop: () =>
         (stopping ??= (async () => {
           await Promise.all(mail.map((m) => m.stop()));
           await intake.stop();
           await pipeline.stop();
+          await notifier.stop();
           await store.close();
           await embedded?.close();
           const total = [...requests.values()].reduce((a, b) => a + b, 0);

@@ -12,7 +12,7 @@ export const MAX_FILE_NAME_BYTES = 200;
 // Windows refuses these as the part before the first dot, whatever the extension ("CON.pdf", "nul.tar.gz").
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$/i;
 // C0/C1 controls, DEL, and bidi/zero-width controls (U+202E can make "gpj.exe" display as "exe.jpg").
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+export const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 // Characters NTFS/SMB reject; replaced rather than dropped so "a:b" does not silently become "ab".
 const WINDOWS_INVALID = /[<>:"|?*]/g;
 const EXTENSION = /\.[^.\s]{1,16}$/;

@@ -38,10 +38,15 @@ export function sleep(ms: number, signal?: AbortSignal, scheduler: Scheduler = r
 
 /** Calls fn every ms (first call ms from now) until cancelled. */
 export function every(scheduler: Scheduler, ms: number, fn: () => void): Cancel {
+  return repeat(scheduler, () => ms, fn);
+}
+
+/** Calls fn nextDelay() ms from now, then again nextDelay() ms after each call, until cancelled. */
+export function repeat(scheduler: Scheduler, nextDelay: () => number, fn: () => void): Cancel {
   let cancel: Cancel = () => undefined;
   let cancelled = false;
   const arm = () => {
-    cancel = scheduler.schedule(ms, () => {
+    cancel = scheduler.schedule(nextDelay(), () => {
       if (cancelled) return;
       arm();
       fn();

@@ -3,20 +3,10 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ConfigError, describeConfig, loadConfig, parseConfig } from '../../src/daemon/config/config.js';
+import { describeConfig, loadConfig, parseConfig } from '../../src/daemon/config/config.js';
+import { BASE, problems } from './config-problems.js';
 
-const BASE = '/srv/docdrop/config';
 const minimal = (rule = 'workflow: Invoices') => `rules:\n  - name: invoices\n    watch: ./in\n    ${rule}\n`;
-
-function problems(yaml: string, env: NodeJS.ProcessEnv = {}): string[] {
-  try {
-    parseConfig(yaml, { baseDir: BASE, env });
-  } catch (err) {
-    assert.ok(err instanceof ConfigError, `expected ConfigError, got ${String(err)}`);
-    return err.problems;
-  }
-  assert.fail('expected the config to be rejected');
-}
 
 test('fills every default of the documented configuration', () => {
   const c = parseConfig(minimal(), { baseDir: BASE, env: {} });

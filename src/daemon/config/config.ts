@@ -19,6 +19,7 @@ import {
   OUTPUT_PLACEHOLDERS,
   type RawConfig,
   type RawMailbox,
+  type RawNotify,
   type RawRule,
   type RunOptions,
 } from './schema.js';
@@ -45,8 +46,13 @@ export type RuleConfig = DeepReadonly<
 /** A mailbox with its password read (from password_file too). Never log it: log describeConfig(config). */
 export type MailboxConfig = DeepReadonly<Omit<RawMailbox, 'password' | 'password_file'> & { password: string }>;
 
+/** Alerts by e-mail with the SMTP password read (from password_file too). Never log it: log describeConfig(config). */
+export type NotifyConfig = DeepReadonly<
+  Omit<RawNotify, 'smtp'> & { smtp: Omit<RawNotify['smtp'], 'password' | 'password_file'> & { password: string | undefined } }
+>;
+
 export type DaemonConfig = DeepReadonly<
-  Omit<RawConfig, 'base_dir' | 'service' | 'rules' | 'mailboxes'> & {
+  Omit<RawConfig, 'base_dir' | 'service' | 'rules' | 'mailboxes' | 'notify'> & {
     /** Absolute folder every relative path was resolved against. */
     base_dir: string;
     service: Omit<RawConfig['service'], 'api_key' | 'api_key_file'> & {
@@ -60,6 +66,8 @@ export type DaemonConfig = DeepReadonly<
     };
     rules: RuleConfig[];
     mailboxes: MailboxConfig[];
+    /** Alerts by e-mail; absent when the config has no notify section. */
+    notify?: NotifyConfig;
     /** Absolute paths intake must never report (managed folders of every rule, the state database, service data). */
     ignore_paths: string[];
   }
@@ -77,7 +85,7 @@ export class ConfigError extends Error {
 
 export interface ConfigLoadOptions {
   /**
-   * `skip` for commands that only read the ledger (`status`, `retry`): the service key and mailbox
+   * `skip` for commands that only read the ledger (`status`, `retry`): the service key, mailbox and SMTP
    * passwords (`api_key`, `api_key_file`, `password`, `password_file`) are neither expanded nor read, so
    * a `${CREDENTIALS_DIRECTORY}` that only exists inside the systemd unit does not stop them. They come
    * back empty. Default `read`.
@@ -135,6 +143,8 @@ export function parseConfig(
   const mailboxes = raw.mailboxes.map((m, i) => resolveMailbox(m, `mailboxes[${i}]`, raw.rules, baseDir, readSecrets, problems));
   checkUniqueNames(raw.mailboxes, 'mailboxes', problems);
   checkUniqueDefinitions(raw, problems);
+  const notify = raw.notify && resolveNotify(raw.notify, baseDir, readSecrets, problems);
+  checkRuleNotify(raw.rules, raw.notify !== undefined, problems);
   const { initial_s, max_s } = raw.service.polling;
   if (initial_s > max_s) problems.push(`service.polling.initial_s: expected at most max_s (${max_s}), got ${initial_s}`);
   if (problems.length > 0) throw new ConfigError(source, problems);
@@ -147,6 +157,7 @@ export function parseConfig(
     state: { ...raw.state, path: statePath },
     rules,
     mailboxes,
+    ...(notify ? { notify } : {}),
     ignore_paths: [
       ...new Set([
         ...rules.flatMap((r) => r.managed_dirs),
@@ -158,12 +169,17 @@ export function parseConfig(
   return deepFreeze(config) as DaemonConfig;
 }
 
-/** The config as it may be logged or printed: the API key, mailbox passwords and credentials in base_url redacted. */
+/** The config as it may be logged or printed: the API key, mailbox and SMTP passwords and credentials in base_url redacted. */
 export function describeConfig(config: DaemonConfig): Record<string, unknown> {
-  const copy = structuredClone(config) as unknown as { service: Record<string, unknown>; mailboxes: Record<string, unknown>[] };
+  const copy = structuredClone(config) as unknown as {
+    service: Record<string, unknown>;
+    mailboxes: Record<string, unknown>[];
+    notify?: { smtp: Record<string, unknown> };
+  };
   copy.service.api_key = '[redacted]';
   copy.service.base_url = redactUrl(config.service.base_url);
   for (const m of copy.mailboxes) m.password = '[redacted]';
+  if (copy.notify?.smtp.password !== undefined) copy.notify.smtp.password = '[redacted]';
   return copy as unknown as Record<string, unknown>;
 }
 
@@ -240,6 +256,7 @@ function withoutSecrets(tree: unknown): unknown {
     ...tree,
     ...(isMapping(tree.service) ? { service: drop(tree.service, ['api_key', 'api_key_file']) } : {}),
     ...(Array.isArray(tree.mailboxes) ? { mailboxes: tree.mailboxes.map((m) => drop(m, ['password', 'password_file'])) } : {}),
+    ...(isMapping(tree.notify) ? { notify: { ...tree.notify, smtp: drop(tree.notify.smtp, ['password', 'password_file']) } } : {}),
   };
 }
 
@@ -261,17 +278,38 @@ function resolveMailbox(
   if (mailbox.after !== 'move' && mailbox.move_to) problems.push(`${at}.move_to: only used with after: move, but after is ${mailbox.after}`);
   if (mailbox.tls && mailbox.insecure_plaintext) problems.push(`${at}.insecure_plaintext: only used with tls: false, but tls is true`);
   const caFile = mailbox.tls_ca_file === undefined ? undefined : absolutePath(mailbox.tls_ca_file, baseDir);
-  if (caFile !== undefined) {
-    try {
-      if (!readFileSync(caFile, 'utf8').includes('-----BEGIN CERTIFICATE-----')) problems.push(`${at}.tls_ca_file: ${caFile} holds no PEM certificate`);
-    } catch (err) {
-      problems.push(`${at}.tls_ca_file: cannot read ${caFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-  }
+  if (caFile !== undefined) checkCaFile(caFile, `${at}.tls_ca_file`, problems);
   if (!readSecrets) return { ...rest, tls_ca_file: caFile, password: '' };
   const secret = readSecret(password, password_file, `${at}.password`, baseDir, problems);
   if (secret === undefined) problems.push(`${at}.password: required (write password: \${IMAP_PASSWORD} or password_file: PATH)`);
   return { ...rest, tls_ca_file: caFile, password: secret?.value ?? '' };
+}
+
+function resolveNotify(notify: RawNotify, baseDir: string, readSecrets: boolean, problems: string[]): NotifyConfig {
+  const { password, password_file, ...smtp } = notify.smtp;
+  const at = 'notify.smtp';
+  if (smtp.secure && smtp.insecure_plaintext) problems.push(`${at}.insecure_plaintext: only used with secure: false, but secure is true`);
+  const secret = readSecrets ? readSecret(password, password_file, `${at}.password`, baseDir, problems) : undefined;
+  if (readSecrets && smtp.user !== undefined && secret === undefined) {
+    problems.push(`${at}.password: required with user (write password: \${SMTP_PASSWORD} or password_file: PATH)`);
+  }
+  if (smtp.user === undefined && (password !== undefined || password_file !== undefined)) {
+    problems.push(`${at}.user: required with a password (the login name)`);
+  }
+  const caFile = smtp.tls_ca_file === undefined ? undefined : absolutePath(smtp.tls_ca_file, baseDir);
+  if (caFile !== undefined) checkCaFile(caFile, `${at}.tls_ca_file`, problems);
+  return { ...notify, smtp: { ...smtp, tls_ca_file: caFile, password: secret?.value } };
+}
+
+/** rules[].notify mails through the top-level notify section; attached outputs must be whole files. */
+function checkRuleNotify(rules: readonly RawRule[], hasNotify: boolean, problems: string[]): void {
+  rules.forEach((r, i) => {
+    if (!r.notify) return;
+    if (!hasNotify) problems.push(`rules[${i}].notify: needs the top-level notify section (its smtp server and from address send these mails)`);
+    if (r.notify.attach_output && r.output.group !== 'per_document') {
+      problems.push(`rules[${i}].notify.attach_output: needs output.group: per_document, got ${r.output.group} (a daily file grows all day)`);
+    }
+  });
 }
 
 /** An inline secret or one read from a file (`<key>_file`), trimmed; problems for both set, an unreadable or empty file. */
@@ -298,6 +336,14 @@ function readSecret(
   } catch (err) {
     problems.push(`${key}_file: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     return { value: '', source: 'file' };
+  }
+}
+
+function checkCaFile(caFile: string, key: string, problems: string[]): void {
+  try {
+    if (!readFileSync(caFile, 'utf8').includes('-----BEGIN CERTIFICATE-----')) problems.push(`${key}: ${caFile} holds no PEM certificate`);
+  } catch (err) {
+    problems.push(`${key}: cannot read ${caFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
 }
 

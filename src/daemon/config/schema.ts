@@ -59,6 +59,17 @@ const afterSchema = z.strictObject({
   duplicates_dir: nonEmpty().default('./var/duplicates/{rule}'),
 });
 
+/** A plain e-mail address (no display name): nothing that could end a header line or hold a second address. */
+const emailAddress = () =>
+  z.string().regex(/^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+$/, 'expected a plain e-mail address like ops@example.com');
+
+/** A rule's own recipients: its failure alerts, and optionally each finished input's output files. */
+const ruleNotifySchema = z.strictObject({
+  to: z.array(emailAddress()).min(1, 'expected at least one address'),
+  /** Mail each finished input's output file(s) to `to` (output.group per_document only). */
+  attach_output: z.boolean().default(false),
+});
+
 export const ruleSchema = z.strictObject({
   name: z
     .string()
@@ -79,6 +90,8 @@ export const ruleSchema = z.strictObject({
   duplicates: z.enum(['skip', 'process']).default('skip'),
   output: outputSchema.prefault({}),
   after: afterSchema.prefault({}),
+  /** Alerts of this rule (and its outputs) to its own recipients too; needs the top-level notify section. */
+  notify: ruleNotifySchema.optional(),
 });
 
 /** An IMAP mailbox whose mail attachments are dropped into a rule's watched folder. */
@@ -138,6 +151,37 @@ const serviceSchema = z.strictObject({
     .prefault({}),
 });
 
+/** Alerts by e-mail (absent: none). The SMTP password is never logged (describeConfig redacts it). */
+export const notifySchema = z.strictObject({
+  smtp: z.strictObject({
+    host: nonEmpty(),
+    port: z.number().int().min(1).max(65535).default(587),
+    /** TLS from the first byte (port 465); false: STARTTLS, required when a password is sent. */
+    secure: z.boolean().default(false),
+    /** With secure: false and a user, also log in over a plain connection when the server has no STARTTLS. */
+    insecure_plaintext: z.boolean().default(false),
+    /** PEM file of a CA (or the self-signed certificate) to trust for this server besides the system's. */
+    tls_ca_file: nonEmpty().optional(),
+    user: nonEmpty().optional(),
+    password: z.string().optional(),
+    password_file: nonEmpty().optional(),
+  }),
+  from: emailAddress(),
+  to: z.array(emailAddress()).min(1, 'expected at least one address'),
+  /** The first failure is mailed at once; later ones wait and go together, at most one mail per interval. */
+  failures: z.strictObject({ min_interval_s: z.number().positive().default(300) }).prefault({}),
+  /** A daily digest at this local time; absent: no digest. */
+  digest: z
+    .strictObject({ at: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected a local time "HH:MM" (00:00 to 23:59)') })
+    .optional(),
+  /** The service unreachable, or a mailbox unable to connect, this long: one alert (and one when it is back). */
+  down_after_s: z.number().positive().default(300),
+  /** Mails waiting for the SMTP server; beyond this the oldest are dropped (and the count logged). */
+  max_queued: positiveInt().default(100),
+  /** Output files of one input above this total are not attached (the mail says so). */
+  attachment_max_mb: z.number().positive().default(10),
+});
+
 export const configSchema = z.strictObject({
   /** Folder relative paths are resolved against; itself relative to the config file's folder. Default: that folder. */
   base_dir: nonEmpty().optional(),
@@ -156,9 +200,11 @@ export const configSchema = z.strictObject({
   mailboxes: z.array(mailboxSchema).default([]),
   /** Workflows and Classifiers the account is made to match at start (docdrop workflows|classifiers apply). */
   ...definitionSections,
+  notify: notifySchema.optional(),
 });
 
 export type RawConfig = z.output<typeof configSchema>;
 export type RawRule = z.output<typeof ruleSchema>;
 export type RawMailbox = z.output<typeof mailboxSchema>;
 export type RunOptions = z.output<typeof runOptionsSchema>;
+export type RawNotify = z.output<typeof notifySchema>;

@@ -18,6 +18,8 @@ export interface CheckLoopOptions {
   /** Reconnect delays grow from here to 60 s. */
   reconnectMinMs: number;
   log: Logger;
+  /** Told after each connect attempt: logged in, or the error (not when stopped). */
+  onStatus?: (status: { loggedIn: true } | { loggedIn: false; err: unknown }) => void;
 }
 
 export interface CheckLoop {
@@ -75,9 +77,11 @@ export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
       try {
         client = await o.connect(onNewMail, stopper.signal);
         retriesInRow = 0;
+        o.onStatus?.({ loggedIn: true });
         await checkWhileUsable(client);
       } catch (err) {
         if (stopper.signal.aborted) break;
+        if (client === null) o.onStatus?.({ loggedIn: false, err });
         const delay = backoffDelayMs(retriesInRow++, reconnect);
         o.log.warn({ err: describeImapError(err), retryInMs: delay }, 'mailbox unavailable; retrying');
         await sleep(delay, stopper.signal).catch(() => undefined);

@@ -14,7 +14,7 @@ import type { Logger } from '../../../shared/logger.js';
 import { createAttachmentDrop } from './attachment-drop.js';
 import { startCheckLoop } from './check-loop.js';
 import { checkMailbox } from './check-mailbox.js';
-import { connectImap } from './imap-connection.js';
+import { connectImap, describeImapError } from './imap-connection.js';
 import { handleMessage } from './message-handler.js';
 
 export interface MailIntakeOptions {
@@ -26,7 +26,11 @@ export interface MailIntakeOptions {
   logger: Logger;
   /** Reconnect delays grow from here to 60 s. */
   reconnectMinMs?: number;
+  /** Told after each connect attempt (alerts): logged in, or why not; `authentication`: the server refused the login. */
+  onStatus?: (status: MailboxStatus) => void;
 }
+
+export type MailboxStatus = { loggedIn: true } | { loggedIn: false; reason: string; authentication: boolean };
 
 export interface MailIntake {
   /** Checks the folder now and resolves when that check is done (tests, benches). */
@@ -44,5 +48,12 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
     pollMs: mb.poll_s * 1000,
     reconnectMinMs: opts.reconnectMinMs ?? 1000,
     log,
+    onStatus: (s) => {
+      if (!opts.onStatus) return;
+      if (s.loggedIn) return opts.onStatus(s);
+      const e = describeImapError(s.err);
+      const reason = [e.message, e.response].filter((v) => typeof v === 'string' && v !== '').join(': ') || String(s.err);
+      opts.onStatus({ loggedIn: false, reason, authentication: e.authenticationFailed === true });
+    },
   });
 }
