@@ -62,6 +62,12 @@ export default {
     ),
     never('folder-and-mail-intake-apart', 'daemon/intake/folder/', 'daemon/intake/mail/', 'Each intake source stands alone.'),
     never('mail-and-folder-intake-apart', 'daemon/intake/mail/', 'daemon/intake/folder/', 'Each intake source stands alone.'),
+    onlyImports(
+      'health-observes-from-outside',
+      'daemon/health/',
+      'daemon/(health|ledger)/|api/|shared/',
+      'Health and metrics observe the ledger and the client; the daemon hands them the rest as plain values.',
+    ),
     never('pipeline-below-the-daemon', 'daemon/pipeline/', 'daemon/(intake/|[^/]+\\.ts$)', 'The pipeline works from the ledger; it does not know where inputs came from.'),
   ],
   options: {

@@ -22,6 +22,8 @@ import { resolveTargets, type ResolvedTarget } from './pipeline/resolve-targets.
 import { startIntake } from './intake/folder/folder-intake.js';
 import { findWatchOverlaps } from './intake/folder/overlap.js';
 import { startMailIntake } from './intake/mail/imap-intake.js';
+import { createDaemonMetrics, noMetrics } from './health/daemon-metrics.js';
+import { startDaemonHealth } from './health/daemon-health.js';
 
 export interface DaemonOptions {
   logger?: Logger;
@@ -35,6 +37,8 @@ export interface RunningDaemon {
   client: ServiceClient;
   /** Base URL of the service in use (the embedded one's loopback URL included). */
   serviceUrl: string;
+  /** Base URL of the health listener (/healthz, /readyz, /metrics); null when `health.listen` is unset. */
+  healthUrl: string | null;
   /** Stops intake, lets steps in flight finish (their outcome committed), closes ledger and service. */
   stop(): Promise<void>;
 }
@@ -44,7 +48,7 @@ export async function connectService(
   config: DaemonConfig,
   logger: Logger,
   onRequest?: (info: RequestInfo) => void,
-): Promise<{ client: ServiceClient; url: string; embedded: EmbeddedService | null }> {
+): Promise<{ client: ServiceClient; url: string; apiKey: string; embedded: EmbeddedService | null; limiter: { size: number; pending: number } }> {
   let embedded: EmbeddedService | null = null;
   let url = config.service.base_url;
   let apiKey = config.service.api_key;
@@ -72,7 +76,7 @@ export async function connectService(
       throw err;
     }
   }
-  return { client, url, embedded };
+  return { client, url, apiKey, embedded, limiter };
 }
 
 /** The daemon's pipeline over a config's rules, with the real adapters. `polling` overrides are for tests. */
@@ -118,12 +122,15 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
   const logger = opts.logger ?? createLogger({ level: config.log_level });
   // Requests by kind (ids folded), logged at stop: how many calls each file costs, for operators and bench/.
   const requests = new Map<string, number>();
+  const liveMetrics = config.health.listen ? createDaemonMetrics() : null;
+  const metrics = liveMetrics ?? noMetrics;
   const onRequest = (info: RequestInfo) => {
+    metrics.onRequest(info);
     const key = `${info.method} ${info.path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/gi, ':id')}`;
     requests.set(key, (requests.get(key) ?? 0) + 1);
     opts.onRequest?.(info);
   };
-  const { client, url, embedded } = await connectService(config, logger, onRequest);
+  const { client, url, apiKey, embedded, limiter } = await connectService(config, logger, onRequest);
   let ledger: LedgerStore | null = null;
   try {
     const targets = await resolveTargets(
@@ -131,7 +138,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
       client,
     );
     ledger = await openLedger(config.state);
-    const pipeline = buildPipeline(config, client, ledger, targets, logger);
+    const pipeline = buildPipeline(config, client, metrics.observe(ledger), targets, logger);
     pipeline.start();
     const intake = await startIntake(config.rules, {
       ignorePaths: config.ignore_paths,
@@ -151,6 +158,27 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
         logger,
       }),
     );
+    // Its own client: outside the rate limiter's queue (a backlog must not time the probe out), no retries.
+    const probe = new ServiceClient({ baseUrl: url, apiKey, retry: false, timeoutMs: 5000 });
+    const health =
+      liveMetrics && config.health.listen
+        ? await startDaemonHealth({
+            listen: config.health.listen,
+            metrics: liveMetrics,
+            ledger: store,
+            lastTickAt: () => pipeline.lastTickAt,
+            queues: { ...pipeline.queues, requests: limiter },
+            probeService: async () => void (await probe.listTemplates()),
+            rules: config.rules,
+            mailboxes: config.mailboxes.map((m, i) => ({ name: m.name, status: () => mail[i]!.status() })),
+            logger,
+          }).catch(async (err: unknown) => {
+            await Promise.all(mail.map((m) => m.stop()));
+            await intake.stop();
+            await pipeline.stop();
+            throw new Error(`health.listen ${config.health.listen}: ${(err as Error).message}`);
+          })
+        : null;
     logger.info(
       { service: embedded ? 'embedded' : redactUrl(url), rules: config.rules.map((r) => r.name), mailboxes: config.mailboxes.map((m) => m.name), state: config.state.path },
       'daemon started',
@@ -161,8 +189,10 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
       ledger,
       client,
       serviceUrl: url,
+      healthUrl: health?.url ?? null,
       stop: () =>
         (stopping ??= (async () => {
+          await health?.close();
           await Promise.all(mail.map((m) => m.stop()));
           await intake.stop();
           await pipeline.stop();

@@ -137,6 +137,16 @@ const serviceSchema = z.strictObject({
     .prefault({}),
 });
 
+/** The optional HTTP listener of /healthz, /readyz and /metrics; off unless `listen` is set. */
+const healthSchema = z.strictObject({
+  /** host:port ("127.0.0.1:9464", "[::1]:9464"); port 0 picks a free one (the log line names it). */
+  listen: z
+    .string()
+    .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})$/, 'expected host:port, e.g. "127.0.0.1:9464" (IPv6 in brackets: "[::1]:9464")')
+    .refine((v) => Number(v.slice(v.lastIndexOf(':') + 1)) <= 65535, 'expected a port of at most 65535')
+    .optional(),
+});
+
 export const configSchema = z.strictObject({
   /** Folder relative paths are resolved against; itself relative to the config file's folder. Default: that folder. */
   base_dir: nonEmpty().optional(),
@@ -153,6 +163,7 @@ export const configSchema = z.strictObject({
     .prefault({}),
   rules: z.array(ruleSchema).min(1, 'expected at least one rule'),
   mailboxes: z.array(mailboxSchema).default([]),
+  health: healthSchema.prefault({}),
 });
 
 export type RawConfig = z.output<typeof configSchema>;

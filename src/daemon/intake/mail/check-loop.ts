@@ -25,6 +25,13 @@ export interface CheckLoop {
   checkNow(): Promise<void>;
   /** Ends the loop after the check in flight; resolves once the connection is closed. */
   stop(): Promise<void>;
+  /** Whether a logged-in connection is open now, and why not (the last error) when it is not (readiness). */
+  status(): MailboxStatus;
+}
+
+export interface MailboxStatus {
+  loggedIn: boolean;
+  error?: string;
 }
 
 export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
@@ -33,6 +40,7 @@ export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
   /** Waiting for the next check: checkNow() callers, and a no-op per new-mail push. */
   let checks: (() => void)[] = [];
   let checking: Promise<void> = Promise.resolve();
+  let status: MailboxStatus = { loggedIn: false, error: 'not connected yet' };
 
   // New mail: check again, also when it arrives during a check.
   const onNewMail = () => {
@@ -75,9 +83,13 @@ export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
       try {
         client = await o.connect(onNewMail, stopper.signal);
         retriesInRow = 0;
+        status = { loggedIn: true };
         await checkWhileUsable(client);
+        status = { loggedIn: false, error: 'the connection closed' };
       } catch (err) {
         if (stopper.signal.aborted) break;
+        const e = describeImapError(err);
+        status = { loggedIn: false, error: e.authenticationFailed ? 'login refused (authenticationFailed)' : String(e.message ?? e.code ?? 'connection failed') };
         const delay = backoffDelayMs(retriesInRow++, reconnect);
         o.log.warn({ err: describeImapError(err), retryInMs: delay }, 'mailbox unavailable; retrying');
         await sleep(delay, stopper.signal).catch(() => undefined);
@@ -95,6 +107,7 @@ export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
         wake?.();
       });
     },
+    status: () => status,
     async stop() {
       stopper.abort();
       await checking.catch(() => undefined);

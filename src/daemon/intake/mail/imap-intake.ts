@@ -12,7 +12,7 @@ import type { MailboxConfig, RuleConfig } from '../../config/config.js';
 import type { MailLedger } from '../../ledger/mail-ledger.js';
 import type { Logger } from '../../../shared/logger.js';
 import { createAttachmentDrop } from './attachment-drop.js';
-import { startCheckLoop } from './check-loop.js';
+import { startCheckLoop, type MailboxStatus } from './check-loop.js';
 import { checkMailbox } from './check-mailbox.js';
 import { connectImap } from './imap-connection.js';
 import { handleMessage } from './message-handler.js';
@@ -32,6 +32,8 @@ export interface MailIntake {
   /** Checks the folder now and resolves when that check is done (tests, benches). */
   checkNow(): Promise<void>;
   stop(): Promise<void>;
+  /** Logged in now or not, and the last error (readiness, metrics). */
+  status(): MailboxStatus;
 }
 
 export function startMailIntake(opts: MailIntakeOptions): MailIntake {
