@@ -80,6 +80,12 @@ export default {
       'Alerts learn of events through their sink; they call no intake, pipeline or service.',
     ),
     never('only-the-daemon-wires-notify', 'daemon/(?!notify/)[^/]+/', 'daemon/notify/', 'Sources report through ports of their own; daemon.ts wires them to the notifier.'),
+    onlyImports(
+      'health-observes-from-outside',
+      'daemon/health/',
+      'daemon/(health|ledger)/|api/|shared/',
+      'Health and metrics observe the ledger and the client; the daemon hands them the rest as plain values.',
+    ),
     never('pipeline-below-the-daemon', 'daemon/pipeline/', 'daemon/(intake/|[^/]+\\.ts$)', 'The pipeline works from the ledger; it does not know where inputs came from.'),
   ],
   options: {

@@ -3,10 +3,15 @@
 // daemon's, not the extraction's). Prints files/s, API requests per file, p50/p99 time from stable
 // (queued in the ledger) to output (written), and the daemon's peak RSS (VmHWM).
 //
-//   npm run build && node --import tsx bench/pipeline.ts [--files 2000] [--format csv] [--tsx] [--node-flags "..."]
+//   npm run build && node --import tsx bench/pipeline.ts [--files 2000] [--format csv] [--tsx] [--node-flags "..."] [--health]
+//
+// --health turns on the daemon's health listener and metrics (health.listen) and scrapes /metrics and
+// /readyz once a second during the run, so their cost shows in the daemon's CPU per file and RSS.
 //
 // Goals on the 2-core reference machine: >= 100 files/s, <= 4 requests per file, RSS <= 150 MB.
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,6 +30,7 @@ const { values } = parseArgs({
     'node-flags': { type: 'string' },
     /** Write a V8 CPU profile of the daemon into this folder. */
     prof: { type: 'string' },
+    health: { type: 'boolean', default: false },
   },
 });
 const N = Number(values.files);
@@ -41,7 +47,17 @@ async function cpuSeconds(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** A port free now, for the daemon child's health listener (its log would otherwise have to be read). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
 const root = await mkdtemp(join(tmpdir(), 'docdrop-bench-'));
+const healthPort = values.health ? await freePort() : 0;
 const key = 'bench-key';
 const svc = await startInstantService(root, key);
 try {
@@ -66,7 +82,7 @@ rules:
     duplicates: process
     output: { dir: ${join(root, 'outbox')}, format: ${values.format}, layout: line_items }
     after: { success: move, processed_dir: ${join(root, 'processed')}, failed_dir: ${join(root, 'failed')}, duplicates_dir: ${join(root, 'dups')} }
-`,
+${values.health ? `health: { listen: "127.0.0.1:${healthPort}" }\n` : ''}`,
   );
 
   const prof = values.prof ? ['--cpu-prof', '--cpu-prof-dir', resolve(values.prof)] : [];
@@ -83,6 +99,18 @@ rules:
   for (let i = 0; i < N; i++) await writeFile(join(inbox, `f-${i}.pdf`), Buffer.concat([base, Buffer.from(`\n%bench-${i}\n`)]));
   const dropped = Date.now();
 
+  // Prometheus-like scrapes, one a second, while the files go through.
+  let scrapes = 0;
+  const scraper = values.health
+    ? setInterval(() => {
+        for (const path of ['/metrics', '/readyz']) {
+          void fetch(`http://127.0.0.1:${healthPort}${path}`)
+            .then((r) => r.text())
+            .then(() => void (path === '/metrics' && scrapes++))
+            .catch(() => undefined);
+        }
+      }, 1000)
+    : null;
   const ledger = await openLedger({ path: join(root, 'state.db'), synchronous: 'normal' });
   let hwm = 0;
   let counts;
@@ -94,6 +122,7 @@ rules:
     await new Promise((r) => setTimeout(r, 200));
   }
   const finished = Date.now();
+  if (scraper) clearInterval(scraper);
   hwm = Math.max(hwm, await vmHwmKb(child.pid!));
   const cpu = (await cpuSeconds(child.pid!)) - cpuAtStart;
   const ownCpu = process.cpuUsage(ownCpuAtStart);
@@ -127,6 +156,7 @@ rules:
     `service CPU           ${serviceCpu.toFixed(1)} s = ${((serviceCpu / N) * 1000).toFixed(1)} ms per file (this process: the service, the file drops, the progress polls)`,
     `load average          ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')} (other processes on the machine slow both sides)`,
     `daemon peak RSS       ${(hwm / 1024).toFixed(1)} MB (VmHWM)`,
+    `health and metrics    ${values.health ? `on, ${scrapes} scrapes of /metrics (and /readyz) during the run` : 'off (--health turns them on)'}`,
   ];
   console.log(lines.join('\n'));
 } finally {

@@ -27,6 +27,8 @@ import { observeTransitions } from './ledger/observed-ledger.js';
 import { createNotifier, type Notifier } from './notify/notifier.js';
 import { notifySettings } from './notify/settings.js';
 import { notifyOnTransition } from './notify/transition-events.js';
+import { createDaemonMetrics, noMetrics } from './health/daemon-metrics.js';
+import { startDaemonHealth } from './health/daemon-health.js';
 
 export interface DaemonOptions {
   logger?: Logger;
@@ -42,6 +44,8 @@ export interface RunningDaemon {
   serviceUrl: string;
   /** Alerts by e-mail; update(notifySettings(config)) replaces its settings (reload). */
   notifier: Notifier;
+  /** Base URL of the health listener (/healthz, /readyz, /metrics); null when `health.listen` is unset. */
+  healthUrl: string | null;
   /** Stops intake, lets steps in flight finish (their outcome committed), closes ledger and service. */
   stop(): Promise<void>;
 }
@@ -51,7 +55,7 @@ export async function connectService(
   config: DaemonConfig,
   logger: Logger,
   onRequest?: (info: RequestInfo) => void,
-): Promise<{ client: ServiceClient; url: string; embedded: EmbeddedService | null }> {
+): Promise<{ client: ServiceClient; url: string; apiKey: string; embedded: EmbeddedService | null; limiter: { size: number; pending: number } }> {
   let embedded: EmbeddedService | null = null;
   let url = config.service.base_url;
   let apiKey = config.service.api_key;
@@ -78,7 +82,7 @@ export async function connectService(
       throw err;
     }
   }
-  return { client, url, embedded };
+  return { client, url, apiKey, embedded, limiter };
 }
 
 /** The daemon's pipeline over a config's rules, with the real adapters. `polling` overrides are for tests. */
@@ -124,12 +128,15 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
   const logger = opts.logger ?? createLogger({ level: config.log_level });
   // Requests by kind (ids folded), logged at stop: how many calls each file costs, for operators and bench/.
   const requests = new Map<string, number>();
+  const liveMetrics = config.health.listen ? createDaemonMetrics() : null;
+  const metrics = liveMetrics ?? noMetrics;
   const onRequest = (info: RequestInfo) => {
+    metrics.onRequest(info);
     const key = `${info.method} ${info.path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/gi, ':id')}`;
     requests.set(key, (requests.get(key) ?? 0) + 1);
     opts.onRequest?.(info);
   };
-  const { client, url, embedded } = await connectService(config, logger, onRequest);
+  const { client, url, apiKey, embedded, limiter } = await connectService(config, logger, onRequest);
   let ledger: LedgerStore | null = null;
   try {
     await applyConfigDefinitions(config, client, logger);
@@ -146,7 +153,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
     });
     // Failures, timeouts and finished inputs reach the notifier through the ledger's committed transitions.
     const observed = observeTransitions(ledger, notifyOnTransition(notifier), (err) => logger.error({ err: String(err) }, 'notify observer failed'));
-    const pipeline = buildPipeline(config, client, observed, targets, logger);
+    const pipeline = buildPipeline(config, client, metrics.observe(observed), targets, logger);
     pipeline.start();
     const intake = await startIntake(config.rules, {
       ignorePaths: config.ignore_paths,
@@ -172,6 +179,27 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
           ),
       }),
     );
+    // Its own client: outside the rate limiter's queue (a backlog must not time the probe out), no retries.
+    const probe = new ServiceClient({ baseUrl: url, apiKey, retry: false, timeoutMs: 5000 });
+    const health =
+      liveMetrics && config.health.listen
+        ? await startDaemonHealth({
+            listen: config.health.listen,
+            metrics: liveMetrics,
+            ledger: store,
+            lastTickAt: () => pipeline.lastTickAt,
+            queues: { ...pipeline.queues, requests: limiter },
+            probeService: async () => void (await probe.listTemplates()),
+            rules: config.rules,
+            mailboxes: config.mailboxes.map((m, i) => ({ name: m.name, status: () => mail[i]!.status() })),
+            logger,
+          }).catch(async (err: unknown) => {
+            await Promise.all(mail.map((m) => m.stop()));
+            await intake.stop();
+            await pipeline.stop();
+            throw new Error(`health.listen ${config.health.listen}: ${(err as Error).message}`);
+          })
+        : null;
     logger.info(
       { service: embedded ? 'embedded' : redactUrl(url), rules: config.rules.map((r) => r.name), mailboxes: config.mailboxes.map((m) => m.name), state: config.state.path },
       'daemon started',
@@ -183,8 +211,10 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
       client,
       serviceUrl: url,
       notifier,
+      healthUrl: health?.url ?? null,
       stop: () =>
         (stopping ??= (async () => {
+          await health?.close();
           await Promise.all(mail.map((m) => m.stop()));
           await intake.stop();
           await pipeline.stop();

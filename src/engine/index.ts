@@ -100,6 +100,10 @@ export function createDocumentEngine(opts: DocumentEngineOptions = {}): Document
         chunks,
         text: plainText(read),
         engine,
+        reading: {
+          textPages: read.filter((p) => p.source === 'text').length,
+          ocrPageSeconds: read.filter((p) => p.source === 'ocr').map((p) => (p.ocrMs ?? 0) / 1000),
+        },
       };
     },
 

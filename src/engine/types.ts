@@ -23,6 +23,8 @@ export interface PageText {
   words: Word[];
   /** Where the words came from. */
   source: 'text' | 'ocr';
+  /** OCR'd pages: milliseconds from rendering (or decoding) the page to its words. */
+  ocrMs?: number;
 }
 
 export interface ReadOptions {
@@ -109,6 +111,8 @@ export interface EngineExtractResult {
   /** Plain text of the pages read, in reading order; the service stores it for search_term. */
   text?: string;
   engine: { name: string; version: string };
+  /** How the pages were read: how many from the text layer, and the seconds each OCR'd page took (metrics). */
+  reading?: { textPages: number; ocrPageSeconds: number[] };
 }
 
 export interface EngineClassifyRequest {

@@ -20,6 +20,7 @@ test('fills every default of the documented configuration', () => {
   assert.equal(c.state.synchronous, 'normal');
   assert.equal(c.log_level, 'info');
   assert.equal(c.rescan_interval_s, 60);
+  assert.deepEqual(c.health, {}, 'no health listener unless health.listen is set');
   const r = c.rules[0];
   assert.equal(r.watch, '/srv/docdrop/config/in');
   assert.equal(r.recursive, true);
@@ -74,6 +75,17 @@ test('names the missing environment variable and the key', () => {
 test('reports an invalid enum value with the allowed values and what was given', () => {
   const p = problems(minimal('workflow: Invoices\n    output: { format: xls }'));
   assert.deepEqual(p, ['rules[0].output.format: expected one of csv, xlsx, json, got "xls"']);
+});
+
+test('health.listen takes host:port (IPv6 in brackets) and names a malformed one', () => {
+  for (const listen of ['127.0.0.1:9464', '[::1]:9464', 'localhost:0']) {
+    assert.equal(parseConfig(`${minimal()}health: { listen: "${listen}" }\n`, { baseDir: BASE, env: {} }).health.listen, listen);
+  }
+  assert.deepEqual(problems(`${minimal()}health: { listen: "9464" }\n`), [
+    'health.listen: expected host:port, e.g. "127.0.0.1:9464" (IPv6 in brackets: "[::1]:9464"), got "9464"',
+  ]);
+  assert.deepEqual(problems(`${minimal()}health: { listen: "127.0.0.1:70000" }\n`), ['health.listen: expected a port of at most 65535, got "127.0.0.1:70000"']);
+  assert.deepEqual(problems(`${minimal()}health: { port: 9464 }\n`), ['health: unknown key "port" (check the spelling)']);
 });
 
 test('reports wrong types, unknown keys and a missing rule list', () => {

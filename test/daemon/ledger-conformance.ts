@@ -212,6 +212,35 @@ export function ledgerConformance(name: string, open: OpenFreshLedger): void {
         assert.equal(Object.keys(counts).length, 9);
       }));
 
+    test('summarize counts inputs per rule and state with the oldest creation and the latest change', () => {
+      let now = 1_000;
+      return withLedger(
+        async (l) => {
+          const a = (await l.addInput(input())).record.id;
+          now = 2_000;
+          await l.addInput(input());
+          now = 3_000;
+          await l.addInput(input({ rule: 'receipts' }));
+          now = 4_000;
+          await l.transition(a, 'queued', 'failed');
+          assert.deepEqual(await l.summarize(), [
+            { rule: 'invoices', state: 'failed', count: 1, oldestCreatedAt: 1_000, newestUpdatedAt: 4_000 },
+            { rule: 'invoices', state: 'queued', count: 1, oldestCreatedAt: 2_000, newestUpdatedAt: 2_000 },
+            { rule: 'receipts', state: 'queued', count: 1, oldestCreatedAt: 3_000, newestUpdatedAt: 3_000 },
+          ]);
+        },
+        () => now,
+      );
+    });
+
+    test('probeWrite commits and changes nothing', () =>
+      withLedger(async (l) => {
+        const { record } = await l.addInput(input());
+        await l.probeWrite();
+        assert.deepEqual(await l.get(record.id), record);
+        assert.equal((await l.events(record.id)).length, 1);
+      }));
+
     test('events of an unknown input are empty; get of an unknown input is null', () =>
       withLedger(async (l) => {
         assert.deepEqual(await l.events(424242), []);

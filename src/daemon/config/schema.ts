@@ -182,6 +182,16 @@ export const notifySchema = z.strictObject({
   attachment_max_mb: z.number().positive().default(10),
 });
 
+/** The optional HTTP listener of /healthz, /readyz and /metrics; off unless `listen` is set. */
+const healthSchema = z.strictObject({
+  /** host:port ("127.0.0.1:9464", "[::1]:9464"); port 0 picks a free one (the log line names it). */
+  listen: z
+    .string()
+    .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})$/, 'expected host:port, e.g. "127.0.0.1:9464" (IPv6 in brackets: "[::1]:9464")')
+    .refine((v) => Number(v.slice(v.lastIndexOf(':') + 1)) <= 65535, 'expected a port of at most 65535')
+    .optional(),
+});
+
 export const configSchema = z.strictObject({
   /** Folder relative paths are resolved against; itself relative to the config file's folder. Default: that folder. */
   base_dir: nonEmpty().optional(),
@@ -201,6 +211,7 @@ export const configSchema = z.strictObject({
   /** Workflows and Classifiers the account is made to match at start (docdrop workflows|classifiers apply). */
   ...definitionSections,
   notify: notifySchema.optional(),
+  health: healthSchema.prefault({}),
 });
 
 export type RawConfig = z.output<typeof configSchema>;

@@ -134,6 +134,17 @@ export interface WaitingFile {
   until: number;
 }
 
+/** One rule and state of the ledger, for metrics collected on scrape. */
+export interface StateSummary {
+  rule: string;
+  state: InputState;
+  count: number;
+  /** createdAt (ms) of the oldest input in this rule and state. */
+  oldestCreatedAt: number;
+  /** updatedAt (ms) of the input changed last in this rule and state. */
+  newestUpdatedAt: number;
+}
+
 export interface Ledger {
   /**
    * Records a newly seen stable file as `queued`, unless a non-final input already has this rule+path
@@ -153,6 +164,13 @@ export interface Ledger {
   findActiveByPath(rule: string, path: string): Promise<InputRecord | null>;
   list(filter: { state?: InputState; rule?: string; limit?: number; offset?: number }): Promise<InputRecord[]>;
   countByState(): Promise<Record<InputState, number>>;
+  /** Per rule and state that has inputs: count, oldest createdAt, newest updatedAt (one query; metrics). */
+  summarize(): Promise<StateSummary[]>;
+  /**
+   * Commits a write that changes nothing, by the path every write takes: rejects when the store cannot
+   * commit now (read-only, disk full, locked past its timeout). The daemon's readiness check.
+   */
+  probeWrite(): Promise<void>;
   events(inputId: number): Promise<LedgerEvent[]>;
   /**
    * Claims the input for `owner` for `leaseMs` from now: succeeds when nobody holds it, when `owner`

@@ -85,6 +85,7 @@ export class Pipeline {
   /** Timers of inputs waiting in memory for their next step (see dispatchLater). */
   private readonly waiting = new Set<Cancel>();
   private ticking: Promise<void> | null = null;
+  private lastTick = 0;
   private stopping = false;
 
   constructor(options: PipelineOptions) {
@@ -107,7 +108,13 @@ export class Pipeline {
   start(): void {
     // Waiting files of an earlier run are found again by intake's first scan.
     for (const rule of this.o.rules.keys()) void this.o.ledger.clearWaiting(rule).catch(() => undefined);
+    this.lastTick = this.o.now();
     this.scheduleTick(0);
+  }
+
+  /** When the scheduler's last tick ended (ms): a stale one means the loop is wedged (/healthz). */
+  get lastTickAt(): number {
+    return this.lastTick;
   }
 
   /** Stops taking work; steps already running finish (their outcome is committed), queued ones stay resumable. */
@@ -123,6 +130,11 @@ export class Pipeline {
     for (const q of [upload, poll, local]) q.clear();
     await this.ticking;
     await Promise.all([upload.onIdle(), poll.onIdle(), local.onIdle()]);
+  }
+
+  /** The step queues, for their depths (metrics). */
+  get queues(): StepQueues {
+    return this.o.queues;
   }
 
   get inFlightCount(): number {
@@ -263,6 +275,7 @@ export class Pipeline {
     this.tickTimer = this.scheduler.schedule(delay, () => {
       this.ticking = this.tick().finally(() => {
         this.ticking = null;
+        this.lastTick = this.o.now();
         this.scheduleTick(this.o.tickMs);
       });
     });

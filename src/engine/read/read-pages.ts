@@ -38,11 +38,11 @@ async function readPdf(path: string, opts: ReadOptions): Promise<ReadDocument> {
   const ocrd = await mapLimit(
     pages.filter((p) => !textPages.has(p)),
     OCR_PAGES_IN_FLIGHT,
-    async (page) => {
+    timed(async (page) => {
       const r = await pool.run<PdfRenderResult>({ type: 'render', path, page, dpi: RENDER_DPI, maxPixels: MAX_RENDER_PIXELS });
       const image = await prepareGray(r.gray, r.pixelWidth, r.pixelHeight);
       return ocrPage(page, image, r.dpi, { width: r.width, height: r.height });
-    },
+    }),
   );
   return { pages: [...textPages.values(), ...ocrd].sort((a, b) => a.page - b.page), einvoiceXml: text.einvoiceXml };
 }
@@ -50,10 +50,23 @@ async function readPdf(path: string, opts: ReadOptions): Promise<ReadDocument> {
 async function readImage(path: string, kind: FileKind, opts: ReadOptions): Promise<PageText[]> {
   const numPages = kind === 'tiff' ? await tiffPageCount(path) : 1;
   const pages = numPages === 1 ? [1] : selectPages(opts.pages, numPages);
-  return mapLimit(pages, OCR_PAGES_IN_FLIGHT, async (page) => {
-    const image = await prepareImageFile(path, page - 1);
-    return ocrPage(page, image, image.density);
-  });
+  return mapLimit(
+    pages,
+    OCR_PAGES_IN_FLIGHT,
+    timed(async (page) => {
+      const image = await prepareImageFile(path, page - 1);
+      return ocrPage(page, image, image.density);
+    }),
+  );
+}
+
+/** Records on an OCR'd page how long it took, rendering included (the service's OCR seconds per page). */
+function timed(read: (page: number) => Promise<PageText>): (page: number) => Promise<PageText> {
+  return async (page) => {
+    const start = performance.now();
+    const text = await read(page);
+    return { ...text, ocrMs: performance.now() - start };
+  };
 }
 
 export async function tiffPageCount(path: string): Promise<number> {

@@ -3,7 +3,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import multipart from '@fastify/multipart';
 import type { ServiceContext } from '../context.js';
 import { installErrorHandling } from './errors.js';
-import { installAuth } from './auth.js';
+import { HEALTH_PATHS, installAuth } from './auth.js';
 import { limitConnections } from './connection-limits.js';
 import { registerRoutes } from '../routes/index.js';
 import { MULTIPART_MAX_BYTES } from '../serve-options.js';
@@ -31,7 +31,9 @@ export async function buildApp(ctx: ServiceContext): Promise<FastifyInstance> {
   ctx.jobs.faults.install(app);
   installAuth(app, ctx.options.apiKeys);
   app.addHook('onResponse', async (req, reply) => {
-    req.log.info({ method: req.method, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    // Probes and scrapes every few seconds would drown the log: they go at debug.
+    const probe = HEALTH_PATHS.includes(req.url.split('?')[0]!);
+    req.log[probe ? 'debug' : 'info']({ method: req.method, path: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
   await app.register(multipart, {
     limits: { fileSize: MULTIPART_MAX_BYTES, files: 1, fields: 20, parts: 25 },

@@ -12,6 +12,7 @@ import type { DocumentsRepo } from '../store/documents-repo.js';
 import type { FileStore } from '../store/file-store.js';
 import { JobStore, type Job } from '../store/job-store.js';
 import type { TemplatesRepo } from '../store/templates-repo.js';
+import { createJobMetrics, type JobMetrics } from './job-metrics.js';
 import { createJobRunner } from './job-runner.js';
 import { toExtractionJob } from './job-view.js';
 import { WebhookSender, webhookSecret, type WebhookOptions } from './webhooks.js';
@@ -44,6 +45,8 @@ export class JobsRuntime {
   readonly webhooks: WebhookSender;
   /** Where the inbound SMTP listener ended up (port 0 picks one). */
   readonly listeners: { smtpPort?: number } = {};
+  /** Prometheus metrics of the jobs (served on /metrics). */
+  readonly metrics: JobMetrics = createJobMetrics();
   private readonly pool: WorkerPool;
   private readonly secrets: Map<string, string>;
 
@@ -54,8 +57,27 @@ export class JobsRuntime {
     this.webhooks = new WebhookSender(deps.logger, deps.webhooks);
     this.secrets = new Map(deps.apiKeys.map((k) => [accountIdForKey(k), webhookSecret(k)]));
     const { documents, templates, classifiers, files, logger, engine, faults } = deps;
-    const run = createJobRunner({ documents, templates, classifiers, files, logger, engine, faults, store: this.store, onFinished: (job) => this.notify(job) });
+    const run = createJobRunner({
+      documents,
+      templates,
+      classifiers,
+      files,
+      logger,
+      engine: this.metrics.observeEngine(engine),
+      faults,
+      store: this.store,
+      onFinished: (job) => {
+        this.metrics.jobFinished(job);
+        this.notify(job);
+      },
+    });
     this.pool = new WorkerPool(run, deps.logger, deps.concurrency);
+    this.metrics.bind({ countByStatus: () => this.store.countByStatus(), depth: () => this.pool.depth });
+  }
+
+  /** False once closing (readiness). */
+  get workersRunning(): boolean {
+    return this.pool.running;
   }
 
   /** Puts jobs a crash or restart interrupted back into the queue. Call once at start. */
@@ -97,6 +119,6 @@ export class JobsRuntime {
     const secret = this.secrets.get(job.account);
     if (!template?.webhook_url || !secret) return;
     const payload: WebhookPayload = { ...this.view(job), document_id: job.document_id, template_id: job.template_id };
-    void this.webhooks.deliver(template.webhook_url, payload, secret);
+    void this.webhooks.deliver(template.webhook_url, payload, secret).then((outcome) => this.metrics.webhookDelivered(outcome));
   }
 }

@@ -35,6 +35,16 @@ export class WorkerPool {
     });
   }
 
+  /** False once closing: no job will be taken any more (readiness). */
+  get running(): boolean {
+    return !this.stop.signal.aborted;
+  }
+
+  /** Jobs waiting for a worker and jobs being worked on (metrics). */
+  get depth(): { waiting: number; running: number } {
+    return { waiting: this.queue.size, running: this.queue.pending };
+  }
+
   /** Resolves when no job is queued or running. */
   async idle(): Promise<void> {
     await this.queue.onIdle();

@@ -6,6 +6,7 @@ import { classifierRoutes } from './classifiers.js';
 import { classifyRoutes } from './classify.js';
 import { documentRoutes } from './documents.js';
 import { exportRoutes } from './export.js';
+import { healthRoutes } from './health.js';
 import { jobRoutes } from './jobs.js';
 import { createAddressPolicy } from '../usecases/address-policy.js';
 import { presignedRoutes } from './presigned.js';
@@ -42,4 +43,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: ServiceContext):
     accountEmail: options.accountEmail,
     inboundDomain: options.inboundDomain,
   });
+  healthRoutes(app, { db, filesRoot: files.root, workersRunning: () => jobs.workersRunning, metrics: jobs.metrics });
 }

@@ -109,6 +109,13 @@ export class JobStore {
     return r.changes === 1;
   }
 
+  /** Jobs per status, every status present (0 when none); metrics read it at each scrape. */
+  countByStatus(): Record<JobStatus, number> {
+    const counts: Record<JobStatus, number> = { pending: 0, processing: 0, completed: 0, failed: 0, exception: 0 };
+    for (const r of this.sql('SELECT status, COUNT(*) AS n FROM jobs GROUP BY status').all() as { status: JobStatus; n: number }[]) counts[r.status] = r.n;
+    return counts;
+  }
+
   delete(requestId: string): boolean {
     return this.sql('DELETE FROM jobs WHERE request_id = ?').run(requestId).changes === 1;
   }

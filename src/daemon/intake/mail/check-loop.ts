@@ -18,8 +18,8 @@ export interface CheckLoopOptions {
   /** Reconnect delays grow from here to 60 s. */
   reconnectMinMs: number;
   log: Logger;
-  /** Told after each connect attempt: logged in, or the error (not when stopped). */
-  onStatus?: (status: { loggedIn: true } | { loggedIn: false; err: unknown }) => void;
+  /** Told after each connect attempt (alerts): logged in, or why not (not when stopped). */
+  onStatus?: (status: MailboxStatus) => void;
 }
 
 export interface CheckLoop {
@@ -27,6 +27,17 @@ export interface CheckLoop {
   checkNow(): Promise<void>;
   /** Ends the loop after the check in flight; resolves once the connection is closed. */
   stop(): Promise<void>;
+  /** Whether a logged-in connection is open now, and why not (the last error) when it is not (readiness). */
+  status(): MailboxStatus;
+}
+
+/** `authentication`: the server refused the login (a wrong password does not fix itself). */
+export type MailboxStatus = { loggedIn: true } | { loggedIn: false; reason: string; authentication: boolean };
+
+function failedStatus(err: unknown): MailboxStatus {
+  const e = describeImapError(err);
+  const reason = [e.message, e.response].filter((v) => typeof v === 'string' && v !== '').join(': ') || String(err);
+  return { loggedIn: false, reason, authentication: e.authenticationFailed === true };
 }
 
 export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
@@ -35,6 +46,7 @@ export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
   /** Waiting for the next check: checkNow() callers, and a no-op per new-mail push. */
   let checks: (() => void)[] = [];
   let checking: Promise<void> = Promise.resolve();
+  let status: MailboxStatus = { loggedIn: false, reason: 'not connected yet', authentication: false };
 
   // New mail: check again, also when it arrives during a check.
   const onNewMail = () => {
@@ -77,11 +89,14 @@ export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
       try {
         client = await o.connect(onNewMail, stopper.signal);
         retriesInRow = 0;
-        o.onStatus?.({ loggedIn: true });
+        status = { loggedIn: true };
+        o.onStatus?.(status);
         await checkWhileUsable(client);
+        status = { loggedIn: false, reason: 'the connection closed', authentication: false };
       } catch (err) {
         if (stopper.signal.aborted) break;
-        if (client === null) o.onStatus?.({ loggedIn: false, err });
+        status = failedStatus(err);
+        if (client === null) o.onStatus?.(status);
         const delay = backoffDelayMs(retriesInRow++, reconnect);
         o.log.warn({ err: describeImapError(err), retryInMs: delay }, 'mailbox unavailable; retrying');
         await sleep(delay, stopper.signal).catch(() => undefined);
@@ -99,6 +114,7 @@ export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
         wake?.();
       });
     },
+    status: () => status,
     async stop() {
       stopper.abort();
       await checking.catch(() => undefined);

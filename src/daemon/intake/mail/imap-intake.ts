@@ -12,10 +12,12 @@ import type { MailboxConfig, RuleConfig } from '../../config/config.js';
 import type { MailLedger } from '../../ledger/mail-ledger.js';
 import type { Logger } from '../../../shared/logger.js';
 import { createAttachmentDrop } from './attachment-drop.js';
-import { startCheckLoop } from './check-loop.js';
+import { startCheckLoop, type MailboxStatus } from './check-loop.js';
 import { checkMailbox } from './check-mailbox.js';
-import { connectImap, describeImapError } from './imap-connection.js';
+import { connectImap } from './imap-connection.js';
 import { handleMessage } from './message-handler.js';
+
+export type { MailboxStatus };
 
 export interface MailIntakeOptions {
   mailbox: MailboxConfig;
@@ -30,12 +32,12 @@ export interface MailIntakeOptions {
   onStatus?: (status: MailboxStatus) => void;
 }
 
-export type MailboxStatus = { loggedIn: true } | { loggedIn: false; reason: string; authentication: boolean };
-
 export interface MailIntake {
   /** Checks the folder now and resolves when that check is done (tests, benches). */
   checkNow(): Promise<void>;
   stop(): Promise<void>;
+  /** Logged in now or not, and the last error (readiness, metrics). */
+  status(): MailboxStatus;
 }
 
 export function startMailIntake(opts: MailIntakeOptions): MailIntake {
@@ -48,12 +50,6 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
     pollMs: mb.poll_s * 1000,
     reconnectMinMs: opts.reconnectMinMs ?? 1000,
     log,
-    onStatus: (s) => {
-      if (!opts.onStatus) return;
-      if (s.loggedIn) return opts.onStatus(s);
-      const e = describeImapError(s.err);
-      const reason = [e.message, e.response].filter((v) => typeof v === 'string' && v !== '').join(': ') || String(s.err);
-      opts.onStatus({ loggedIn: false, reason, authentication: e.authenticationFailed === true });
-    },
+    ...(opts.onStatus ? { onStatus: opts.onStatus } : {}),
   });
 }
