@@ -12,16 +12,16 @@ import type { DaemonConfig } from './config/config.js';
 import { createRuleFolders, ensureExampleWorkflow, startEmbeddedService, type EmbeddedService } from './embedded.js';
 import type { Ledger } from './ledger/ledger.js';
 import { openLedger, type LedgerStore } from './ledger/open-ledger.js';
-import { createOutputsWriter } from './pipeline/outputs-writer.js';
 import { Pipeline, type PollingPolicy } from './pipeline/pipeline.js';
-import { createDisposition, createFileInspector, createPipelineApi } from './pipeline/adapters.js';
-import { incompleteWaitMs } from './inputs/inspect-file.js';
-import type { PipelineRule } from './pipeline/ports.js';
+import { createFileInspector } from './pipeline/adapters.js';
+import { pipelineSettings } from './pipeline/pipeline-settings.js';
 import { createRequestLimiter, createStepQueues } from './pipeline/rate-limit.js';
 import { resolveTargets, type ResolvedTarget } from './pipeline/resolve-targets.js';
 import { startIntake } from './intake/folder/folder-intake.js';
 import { findWatchOverlaps } from './intake/folder/overlap.js';
 import { startMailIntake } from './intake/mail/imap-intake.js';
+import { startMailIntakes } from './intake/mail/mail-intakes.js';
+import { Reloader, type ReloadListener, type ReloadOutcome } from './reload/reloader.js';
 
 export interface DaemonOptions {
   logger?: Logger;
@@ -35,6 +35,14 @@ export interface RunningDaemon {
   client: ServiceClient;
   /** Base URL of the service in use (the embedded one's loopback URL included). */
   serviceUrl: string;
+  /** The config in use (the last one a reload applied). */
+  readonly config: DaemonConfig;
+  /** Applies a new config without dropping work in flight, or refuses it (logged) and keeps the running one. */
+  reload(next: DaemonConfig): Promise<ReloadOutcome>;
+  /** Re-reads a config file and applies it like reload(); a file that does not load is refused. */
+  reloadFile(path: string): Promise<ReloadOutcome>;
+  /** Called after each applied reload: parts wired outside the daemon (e.g. e-mail alerts) take their new settings. */
+  onReload(listener: ReloadListener): void;
   /** Stops intake, lets steps in flight finish (their outcome committed), closes ledger and service. */
   stop(): Promise<void>;
 }
@@ -44,7 +52,7 @@ export async function connectService(
   config: DaemonConfig,
   logger: Logger,
   onRequest?: (info: RequestInfo) => void,
-): Promise<{ client: ServiceClient; url: string; embedded: EmbeddedService | null }> {
+): Promise<{ client: ServiceClient; url: string; embedded: EmbeddedService | null; setRequestsPerSecond(perSecond: number): void }> {
   let embedded: EmbeddedService | null = null;
   let url = config.service.base_url;
   let apiKey = config.service.api_key;
@@ -53,7 +61,9 @@ export async function connectService(
     url = embedded.url;
     apiKey = embedded.apiKey;
   }
-  const limiter = createRequestLimiter(config.service.requests_per_second);
+  // Replaced by a reload that changes requests_per_second; calls already queued keep the old pace.
+  let limiter = createRequestLimiter(config.service.requests_per_second);
+  let perSecond = config.service.requests_per_second;
   const client = new ServiceClient({
     baseUrl: url,
     apiKey,
@@ -72,7 +82,10 @@ export async function connectService(
       throw err;
     }
   }
-  return { client, url, embedded };
+  const setRequestsPerSecond = (n: number) => {
+    if (n !== perSecond) [limiter, perSecond] = [createRequestLimiter(n), n];
+  };
+  return { client, url, embedded, setRequestsPerSecond };
 }
 
 /** The daemon's pipeline over a config's rules, with the real adapters. `polling` overrides are for tests. */
@@ -84,29 +97,13 @@ export function buildPipeline(
   logger: Logger,
   polling?: Partial<PollingPolicy>,
 ): Pipeline {
-  const rules = new Map<string, PipelineRule>(
-    config.rules.map((r) => [
-      r.name,
-      { name: r.name, target: targets.get(r.name)!, duplicates: r.duplicates, afterSuccess: r.after.success, incompleteWaitMs: incompleteWaitMs(r.stable_ms) },
-    ]),
-  );
-  const p = config.service.polling;
+  const { concurrency, ...settings } = pipelineSettings(config.rules, config.service, client, targets);
   return new Pipeline({
+    ...settings,
     ledger,
-    api: createPipelineApi(client, config.service.submit, new Map(config.rules.map((r) => [r.name, r.options]))),
-    outputs: createOutputsWriter(new Map(config.rules.map((r) => [r.name, r.output]))),
-    disposition: createDisposition(new Map(config.rules.map((r) => [r.name, r]))),
     files: createFileInspector(),
-    rules,
-    queues: createStepQueues({ uploadConcurrency: config.service.upload_concurrency, pollConcurrency: config.service.poll_concurrency }),
-    polling: {
-      initialMs: p.initial_s * 1000,
-      maxMs: p.max_s * 1000,
-      giveUpAfterMs: p.give_up_after_s * 1000,
-      // timed_out jobs: checked again every few minutes, not forgotten.
-      slowRecheckMs: Math.max(60_000, p.max_s * 4000),
-      ...polling,
-    },
+    queues: createStepQueues({ uploadConcurrency: concurrency!.upload, pollConcurrency: concurrency!.poll }),
+    polling: { ...settings.polling, ...polling },
     logger,
   });
 }
@@ -123,7 +120,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
     requests.set(key, (requests.get(key) ?? 0) + 1);
     opts.onRequest?.(info);
   };
-  const { client, url, embedded } = await connectService(config, logger, onRequest);
+  const { client, url, embedded, setRequestsPerSecond } = await connectService(config, logger, onRequest);
   let ledger: LedgerStore | null = null;
   try {
     const targets = await resolveTargets(
@@ -142,15 +139,10 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
       },
     });
     const store = ledger;
-    const mail = config.mailboxes.map((mailbox) =>
-      startMailIntake({
-        mailbox,
-        rule: config.rules.find((r) => r.name === mailbox.rule)!,
-        ledger: store,
-        workDir: join(dirname(config.state.path), 'mail'),
-        logger,
-      }),
+    const mail = startMailIntakes(config, (mailbox, rule) =>
+      startMailIntake({ mailbox, rule, ledger: store, workDir: join(dirname(config.state.path), 'mail'), logger }),
     );
+    const reloader = new Reloader(config, targets, { client, pipeline, intake, mail, setRequestsPerSecond, logger });
     logger.info(
       { service: embedded ? 'embedded' : redactUrl(url), rules: config.rules.map((r) => r.name), mailboxes: config.mailboxes.map((m) => m.name), state: config.state.path },
       'daemon started',
@@ -161,9 +153,16 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
       ledger,
       client,
       serviceUrl: url,
+      get config() {
+        return reloader.config;
+      },
+      reload: (next) => reloader.reload(next),
+      reloadFile: (path) => reloader.reloadFile(path),
+      onReload: (listener) => reloader.onReload(listener),
       stop: () =>
         (stopping ??= (async () => {
-          await Promise.all(mail.map((m) => m.stop()));
+          await reloader.settled();
+          await mail.stop();
           await intake.stop();
           await pipeline.stop();
           await store.close();
