@@ -62,6 +62,18 @@ export default {
     ),
     never('folder-and-mail-intake-apart', 'daemon/intake/folder/', 'daemon/intake/mail/', 'Each intake source stands alone.'),
     never('mail-and-folder-intake-apart', 'daemon/intake/mail/', 'daemon/intake/folder/', 'Each intake source stands alone.'),
+    onlyImports(
+      'reload-below-the-daemon',
+      'daemon/reload/',
+      'daemon/(reload|config|ledger|pipeline|intake)/|api/|shared/',
+      'A reload re-wires the parts it is handed; it does not know the daemon that assembled them.',
+    ),
+    onlyImports(
+      'systemd-reads-state',
+      'daemon/systemd/',
+      'daemon/(systemd|ledger|pipeline)/|shared/',
+      'systemd notifications report what the ledger and the pipeline say; they steer nothing.',
+    ),
     never('pipeline-below-the-daemon', 'daemon/pipeline/', 'daemon/(intake/|[^/]+\\.ts$)', 'The pipeline works from the ledger; it does not know where inputs came from.'),
   ],
   options: {

@@ -153,6 +153,8 @@ export interface Ledger {
   findActiveByPath(rule: string, path: string): Promise<InputRecord | null>;
   list(filter: { state?: InputState; rule?: string; limit?: number; offset?: number }): Promise<InputRecord[]>;
   countByState(): Promise<Record<InputState, number>>;
+  /** Inputs that became done or failed at or after `since` (ms since epoch): systemd's status line ("today"). */
+  countFinishedSince(since: number): Promise<{ done: number; failed: number }>;
   events(inputId: number): Promise<LedgerEvent[]>;
   /**
    * Claims the input for `owner` for `leaseMs` from now: succeeds when nobody holds it, when `owner`
