@@ -86,6 +86,18 @@ export default {
       'daemon/(health|ledger)/|api/|shared/',
       'Health and metrics observe the ledger and the client; the daemon hands them the rest as plain values.',
     ),
+    onlyImports(
+      'reload-below-the-daemon',
+      'daemon/reload/',
+      'daemon/(reload|config|ledger|pipeline|intake)/|api/|shared/',
+      'A reload re-wires the parts it is handed; it does not know the daemon that assembled them.',
+    ),
+    onlyImports(
+      'systemd-reads-state',
+      'daemon/systemd/',
+      'daemon/(systemd|ledger|pipeline)/|shared/',
+      'systemd notifications report what the ledger and the pipeline say; they steer nothing.',
+    ),
     never('pipeline-below-the-daemon', 'daemon/pipeline/', 'daemon/(intake/|[^/]+\\.ts$)', 'The pipeline works from the ledger; it does not know where inputs came from.'),
   ],
   options: {

@@ -8,6 +8,9 @@ import { MIB, SERVE_OPTIONS, SERVE_SECRET_ENV, type ServeArgs as ServeArgsOf, ty
 import { createLogger } from '../shared/logger.js';
 import { reportingErrors } from './run-command.js';
 import { redactUrl } from '../shared/redact-url.js';
+import { realScheduler } from '../shared/scheduler.js';
+import { openNotifier, watchdogIntervalMs } from '../shared/sd-notify.js';
+import { startWatchdog } from '../shared/watchdog.js';
 import { parseMsRange, validateFaultOptions, type FaultOptions } from '../service/faults.js';
 import { llmConfigSchema, type LlmConfig } from '../engine/llm-engine.js';
 
@@ -178,9 +181,20 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       throw listenError(err);
     });
     logger.info({ url: redactUrl(service.url), dataDir: argv.dataDir, accounts: service.context.options.apiKeys.length }, `docdrop serve listening at ${redactUrl(service.url)}`);
+    // Under systemd (Type=notify): ready once listening; the watchdog proves the event loop turns.
+    const notifier = openNotifier(logger);
+    notifier.send({ READY: 1, STATUS: `listening at ${redactUrl(service.url)}` });
+    const watchdogMs = watchdogIntervalMs();
+    const stopWatchdog =
+      notifier.enabled && watchdogMs !== null
+        ? startWatchdog({ scheduler: realScheduler, intervalMs: watchdogMs, keepAlive: () => notifier.send({ WATCHDOG: 1 }), logger })
+        : () => undefined;
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {
         logger.info({ signal }, 'shutting down');
+        stopWatchdog();
+        notifier.send({ STOPPING: 1 });
+        notifier.close();
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
         service.close().then(resolve, (err: unknown) => {

@@ -13,11 +13,9 @@ import { createRuleFolders, startEmbeddedService, type EmbeddedService } from '.
 import { applyConfigDefinitions } from './definitions/config-definitions.js';
 import type { Ledger } from './ledger/ledger.js';
 import { openLedger, type LedgerStore } from './ledger/open-ledger.js';
-import { createOutputsWriter } from './pipeline/outputs-writer.js';
 import { Pipeline, type PollingPolicy } from './pipeline/pipeline.js';
-import { createDisposition, createFileInspector, createPipelineApi } from './pipeline/adapters.js';
-import { incompleteWaitMs } from './inputs/inspect-file.js';
-import type { PipelineRule } from './pipeline/ports.js';
+import { createFileInspector } from './pipeline/adapters.js';
+import { pipelineSettings } from './pipeline/pipeline-settings.js';
 import { createRequestLimiter, createStepQueues } from './pipeline/rate-limit.js';
 import { resolveTargets, type ResolvedTarget } from './pipeline/resolve-targets.js';
 import { startIntake } from './intake/folder/folder-intake.js';
@@ -29,6 +27,8 @@ import { notifySettings } from './notify/settings.js';
 import { notifyOnTransition } from './notify/transition-events.js';
 import { createDaemonMetrics, noMetrics } from './health/daemon-metrics.js';
 import { startDaemonHealth } from './health/daemon-health.js';
+import { startMailIntakes } from './intake/mail/mail-intakes.js';
+import { Reloader, type ReloadListener, type ReloadOutcome } from './reload/reloader.js';
 
 export interface DaemonOptions {
   logger?: Logger;
@@ -46,6 +46,14 @@ export interface RunningDaemon {
   notifier: Notifier;
   /** Base URL of the health listener (/healthz, /readyz, /metrics); null when `health.listen` is unset. */
   healthUrl: string | null;
+  /** The config in use (the last one a reload applied). */
+  readonly config: DaemonConfig;
+  /** Applies a new config without dropping work in flight, or refuses it (logged) and keeps the running one. */
+  reload(next: DaemonConfig): Promise<ReloadOutcome>;
+  /** Re-reads a config file and applies it like reload(); a file that does not load is refused. */
+  reloadFile(path: string): Promise<ReloadOutcome>;
+  /** Called after each applied reload: parts wired outside the daemon (e.g. e-mail alerts) take their new settings. */
+  onReload(listener: ReloadListener): void;
   /** Stops intake, lets steps in flight finish (their outcome committed), closes ledger and service. */
   stop(): Promise<void>;
 }
@@ -55,7 +63,15 @@ export async function connectService(
   config: DaemonConfig,
   logger: Logger,
   onRequest?: (info: RequestInfo) => void,
-): Promise<{ client: ServiceClient; url: string; apiKey: string; embedded: EmbeddedService | null; limiter: { size: number; pending: number } }> {
+): Promise<{
+  client: ServiceClient;
+  url: string;
+  apiKey: string;
+  embedded: EmbeddedService | null;
+  /** The shared request limiter's queue (metrics); a reload may replace the limiter behind it. */
+  limiter: { readonly size: number; readonly pending: number };
+  setRequestsPerSecond(perSecond: number): void;
+}> {
   let embedded: EmbeddedService | null = null;
   let url = config.service.base_url;
   let apiKey = config.service.api_key;
@@ -64,7 +80,9 @@ export async function connectService(
     url = embedded.url;
     apiKey = embedded.apiKey;
   }
-  const limiter = createRequestLimiter(config.service.requests_per_second);
+  // Replaced by a reload that changes requests_per_second; calls already queued keep the old pace.
+  let limiter = createRequestLimiter(config.service.requests_per_second);
+  let perSecond = config.service.requests_per_second;
   const client = new ServiceClient({
     baseUrl: url,
     apiKey,
@@ -82,7 +100,18 @@ export async function connectService(
       throw err;
     }
   }
-  return { client, url, apiKey, embedded, limiter };
+  const setRequestsPerSecond = (n: number) => {
+    if (n !== perSecond) [limiter, perSecond] = [createRequestLimiter(n), n];
+  };
+  const queue = {
+    get size() {
+      return limiter.size;
+    },
+    get pending() {
+      return limiter.pending;
+    },
+  };
+  return { client, url, apiKey, embedded, limiter: queue, setRequestsPerSecond };
 }
 
 /** The daemon's pipeline over a config's rules, with the real adapters. `polling` overrides are for tests. */
@@ -94,29 +123,13 @@ export function buildPipeline(
   logger: Logger,
   polling?: Partial<PollingPolicy>,
 ): Pipeline {
-  const rules = new Map<string, PipelineRule>(
-    config.rules.map((r) => [
-      r.name,
-      { name: r.name, target: targets.get(r.name)!, duplicates: r.duplicates, afterSuccess: r.after.success, incompleteWaitMs: incompleteWaitMs(r.stable_ms) },
-    ]),
-  );
-  const p = config.service.polling;
+  const { concurrency, ...settings } = pipelineSettings(config.rules, config.service, client, targets);
   return new Pipeline({
+    ...settings,
     ledger,
-    api: createPipelineApi(client, config.service.submit, new Map(config.rules.map((r) => [r.name, r.options]))),
-    outputs: createOutputsWriter(new Map(config.rules.map((r) => [r.name, r.output]))),
-    disposition: createDisposition(new Map(config.rules.map((r) => [r.name, r]))),
     files: createFileInspector(),
-    rules,
-    queues: createStepQueues({ uploadConcurrency: config.service.upload_concurrency, pollConcurrency: config.service.poll_concurrency }),
-    polling: {
-      initialMs: p.initial_s * 1000,
-      maxMs: p.max_s * 1000,
-      giveUpAfterMs: p.give_up_after_s * 1000,
-      // timed_out jobs: checked again every few minutes, not forgotten.
-      slowRecheckMs: Math.max(60_000, p.max_s * 4000),
-      ...polling,
-    },
+    queues: createStepQueues({ uploadConcurrency: concurrency!.upload, pollConcurrency: concurrency!.poll }),
+    polling: { ...settings.polling, ...polling },
     logger,
   });
 }
@@ -136,7 +149,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
     requests.set(key, (requests.get(key) ?? 0) + 1);
     opts.onRequest?.(info);
   };
-  const { client, url, apiKey, embedded, limiter } = await connectService(config, logger, onRequest);
+  const { client, url, apiKey, embedded, limiter, setRequestsPerSecond } = await connectService(config, logger, onRequest);
   let ledger: LedgerStore | null = null;
   try {
     await applyConfigDefinitions(config, client, logger);
@@ -164,10 +177,10 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
       },
     });
     const store = ledger;
-    const mail = config.mailboxes.map((mailbox) =>
+    const mail = startMailIntakes(config, (mailbox, rule) =>
       startMailIntake({
         mailbox,
-        rule: config.rules.find((r) => r.name === mailbox.rule)!,
+        rule,
         ledger: store,
         workDir: join(dirname(config.state.path), 'mail'),
         logger,
@@ -179,6 +192,8 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
           ),
       }),
     );
+    const reloader = new Reloader(config, targets, { client, pipeline, intake, mail, setRequestsPerSecond, logger });
+    reloader.onReload((next) => notifier.update(notifySettings(next)));
     // Its own client: outside the rate limiter's queue (a backlog must not time the probe out), no retries.
     const probe = new ServiceClient({ baseUrl: url, apiKey, retry: false, timeoutMs: 5000 });
     const health =
@@ -187,14 +202,14 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
             listen: config.health.listen,
             metrics: liveMetrics,
             ledger: store,
-            lastTickAt: () => pipeline.lastTickAt,
+            lastTickAt: () => pipeline.lastTurnAt,
             queues: { ...pipeline.queues, requests: limiter },
             probeService: async () => void (await probe.listTemplates()),
             rules: config.rules,
-            mailboxes: config.mailboxes.map((m, i) => ({ name: m.name, status: () => mail[i]!.status() })),
+            mailboxes: config.mailboxes.map((m) => ({ name: m.name, status: () => mail.status(m.name) })),
             logger,
           }).catch(async (err: unknown) => {
-            await Promise.all(mail.map((m) => m.stop()));
+            await mail.stop();
             await intake.stop();
             await pipeline.stop();
             throw new Error(`health.listen ${config.health.listen}: ${(err as Error).message}`);
@@ -212,10 +227,17 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
       serviceUrl: url,
       notifier,
       healthUrl: health?.url ?? null,
+      get config() {
+        return reloader.config;
+      },
+      reload: (next) => reloader.reload(next),
+      reloadFile: (path) => reloader.reloadFile(path),
+      onReload: (listener) => reloader.onReload(listener),
       stop: () =>
         (stopping ??= (async () => {
+          await reloader.settled();
           await health?.close();
-          await Promise.all(mail.map((m) => m.stop()));
+          await mail.stop();
           await intake.stop();
           await pipeline.stop();
           await notifier.stop();

@@ -241,6 +241,18 @@ export function ledgerConformance(name: string, open: OpenFreshLedger): void {
         assert.equal((await l.events(record.id)).length, 1);
       }));
 
+    test('countFinishedSince counts inputs that became done or failed from a time on', () =>
+      withLedger(async (l) => {
+        const ids: number[] = [];
+        for (let i = 0; i < 4; i++) ids.push((await l.addInput(input())).record.id);
+        const before = Date.now() - 1;
+        await l.transition(ids[0], 'queued', 'failed');
+        await l.transition(ids[1], 'queued', 'done');
+        await l.transition(ids[2], 'queued', 'duplicate');
+        assert.deepEqual(await l.countFinishedSince(before), { done: 1, failed: 1 });
+        assert.deepEqual(await l.countFinishedSince(Date.now() + 60_000), { done: 0, failed: 0 });
+      }));
+
     test('events of an unknown input are empty; get of an unknown input is null', () =>
       withLedger(async (l) => {
         assert.deepEqual(await l.events(424242), []);

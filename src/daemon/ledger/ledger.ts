@@ -171,6 +171,8 @@ export interface Ledger {
    * commit now (read-only, disk full, locked past its timeout). The daemon's readiness check.
    */
   probeWrite(): Promise<void>;
+  /** Inputs that became done or failed at or after `since` (ms since epoch): systemd's status line ("today"). */
+  countFinishedSince(since: number): Promise<{ done: number; failed: number }>;
   events(inputId: number): Promise<LedgerEvent[]>;
   /**
    * Claims the input for `owner` for `leaseMs` from now: succeeds when nobody holds it, when `owner`

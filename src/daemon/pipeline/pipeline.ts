@@ -71,8 +71,18 @@ const HOLD_MAX_MS = 60_000;
 
 const API_STATES: ReadonlySet<InputState> = new Set(['queued', 'uploaded', 'submitted', 'timed_out']);
 
+/** What a config reload may replace (see Pipeline.reconfigure). */
+export type PipelineSettings = Pick<PipelineOptions, 'rules' | 'api' | 'outputs' | 'disposition' | 'polling'> & {
+  /** Steps open at once per queue (service.upload_concurrency, poll_concurrency). */
+  concurrency?: { upload: number; poll: number };
+};
+
 export class Pipeline {
-  private readonly o: Required<Omit<PipelineOptions, 'retry' | 'scheduler'>> & { retry: BackoffPolicy; now: () => number };
+  private o: Required<Omit<PipelineOptions, 'retry' | 'scheduler'>> & { retry: BackoffPolicy; now: () => number };
+  /** Rules a reload removed: no new file is taken for them, but their inputs in the ledger still finish. */
+  private readonly retired = new Set<string>();
+  /** Scheduler time of the last completed tick (the watchdog's proof that the pipeline turns). */
+  private lastTurn: number;
   private readonly scheduler: Scheduler;
   private readonly inFlight = new Set<number>();
   private readonly accepting = new Set<string>();
@@ -85,7 +95,6 @@ export class Pipeline {
   /** Timers of inputs waiting in memory for their next step (see dispatchLater). */
   private readonly waiting = new Set<Cancel>();
   private ticking: Promise<void> | null = null;
-  private lastTick = 0;
   private stopping = false;
 
   constructor(options: PipelineOptions) {
@@ -102,19 +111,43 @@ export class Pipeline {
       now: () => this.scheduler.now(),
       ...options,
     } as Pipeline['o'];
+    this.lastTurn = this.scheduler.now();
+  }
+
+  /**
+   * A config reload: new and changed rules, adapters and polling apply to every step that starts from now
+   * on (a step already running finishes with the settings it started with). A rule missing from `rules`
+   * takes no new file, but its inputs already in the ledger finish with its last settings, so nothing in
+   * flight is dropped; after a restart without it they wait in the ledger until it comes back.
+   */
+  reconfigure({ concurrency, ...next }: PipelineSettings): void {
+    if (concurrency) {
+      this.o.queues.upload.concurrency = concurrency.upload;
+      this.o.queues.poll.concurrency = concurrency.poll;
+    }
+    const rules = new Map(this.o.rules);
+    for (const name of rules.keys()) if (!next.rules.has(name)) this.retired.add(name);
+    for (const [name, rule] of next.rules) {
+      rules.set(name, rule);
+      this.retired.delete(name);
+    }
+    this.o = { ...this.o, ...next, rules };
+  }
+
+  /** When the scheduler last completed a turn (tick), on its clock; a stuck ledger query stops it (watchdog, /healthz). */
+  get lastTurnAt(): number {
+    return this.lastTurn;
+  }
+
+  get tickMs(): number {
+    return this.o.tickMs;
   }
 
   /** Starts the scheduler: resumes every non-final input the ledger holds, then keeps picking due ones. */
   start(): void {
     // Waiting files of an earlier run are found again by intake's first scan.
     for (const rule of this.o.rules.keys()) void this.o.ledger.clearWaiting(rule).catch(() => undefined);
-    this.lastTick = this.o.now();
     this.scheduleTick(0);
-  }
-
-  /** When the scheduler's last tick ended (ms): a stale one means the loop is wedged (/healthz). */
-  get lastTickAt(): number {
-    return this.lastTick;
   }
 
   /** Stops taking work; steps already running finish (their outcome is committed), queued ones stay resumable. */
@@ -147,7 +180,7 @@ export class Pipeline {
    */
   async accept(ruleName: string, path: string): Promise<InputRecord | null> {
     const key = `${ruleName}\0${path}`;
-    if (this.stopping || this.accepting.has(key)) return null;
+    if (this.stopping || this.accepting.has(key) || this.retired.has(ruleName)) return null;
     const rule = this.o.rules.get(ruleName);
     if (!rule) return null;
     this.accepting.add(key);
@@ -275,7 +308,7 @@ export class Pipeline {
     this.tickTimer = this.scheduler.schedule(delay, () => {
       this.ticking = this.tick().finally(() => {
         this.ticking = null;
-        this.lastTick = this.o.now();
+        this.lastTurn = this.scheduler.now();
         this.scheduleTick(this.o.tickMs);
       });
     });
