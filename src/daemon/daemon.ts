@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '../shared/logger.js';
 import { redactUrl } from '../shared/redact-url.js';
 import type { DaemonConfig } from './config/config.js';
 import { createRuleFolders, ensureExampleWorkflow, startEmbeddedService, type EmbeddedService } from './embedded.js';
+import { announceEmbeddedService } from './embedded-discovery.js';
 import type { Ledger } from './ledger/ledger.js';
 import { openLedger, type LedgerStore } from './ledger/open-ledger.js';
 import { createOutputsWriter } from './pipeline/outputs-writer.js';
@@ -53,16 +54,7 @@ export async function connectService(
     url = embedded.url;
     apiKey = embedded.apiKey;
   }
-  const limiter = createRequestLimiter(config.service.requests_per_second);
-  const client = new ServiceClient({
-    baseUrl: url,
-    apiKey,
-    limiter: (fn) => limiter.add(fn),
-    // A couple of quick in-call retries absorb a blip; anything longer is the pipeline's ledger-backed
-    // backoff, which survives a restart and frees the upload/poll slot while it waits.
-    retry: { retries: 2, minDelayMs: 250, maxDelayMs: 2000, maxRetryAfterMs: 5000 },
-    ...(onRequest ? { onRequest } : {}),
-  });
+  const client = configuredClient(config, url, apiKey, onRequest);
   if (embedded) {
     try {
       if (await ensureExampleWorkflow(client)) logger.info({ workflow: 'Invoices' }, 'created the example Workflow');
@@ -73,6 +65,20 @@ export async function connectService(
     }
   }
   return { client, url, embedded };
+}
+
+/** A client of the service at `url` with the config's request limit and the daemon's short in-call retries. */
+export function configuredClient(config: DaemonConfig, url: string, apiKey: string, onRequest?: (info: RequestInfo) => void): ServiceClient {
+  const limiter = createRequestLimiter(config.service.requests_per_second);
+  return new ServiceClient({
+    baseUrl: url,
+    apiKey,
+    limiter: (fn) => limiter.add(fn),
+    // A couple of quick in-call retries absorb a blip; anything longer is the pipeline's ledger-backed
+    // backoff, which survives a restart and frees the upload/poll slot while it waits.
+    retry: { retries: 2, minDelayMs: 250, maxDelayMs: 2000, maxRetryAfterMs: 5000 },
+    ...(onRequest ? { onRequest } : {}),
+  });
 }
 
 /** The daemon's pipeline over a config's rules, with the real adapters. `polling` overrides are for tests. */
@@ -125,7 +131,10 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
   };
   const { client, url, embedded } = await connectService(config, logger, onRequest);
   let ledger: LedgerStore | null = null;
+  let unannounce = async () => {};
   try {
+    // Where other commands and curl find the embedded service while this daemon runs (see status).
+    if (embedded) unannounce = await announceEmbeddedService(config, url);
     const targets = await resolveTargets(
       config.rules.map((r) => ({ name: r.name, workflow: r.workflow, classifier: r.classifier })),
       client,
@@ -167,6 +176,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
           await intake.stop();
           await pipeline.stop();
           await store.close();
+          await unannounce();
           await embedded?.close();
           const total = [...requests.values()].reduce((a, b) => a + b, 0);
           logger.info({ requests: { total, ...Object.fromEntries(requests) } }, 'daemon stopped');
@@ -174,6 +184,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
     };
   } catch (err) {
     await ledger?.close();
+    await unannounce();
     await embedded?.close();
     throw err;
   }
