@@ -7,6 +7,8 @@ import { runCommand } from './run-command.js';
 import { processCommand } from './process-command.js';
 import { statusCommand } from './status-command.js';
 import { retryCommand } from './retry-command.js';
+import { tryCommand } from './try-command.js';
+import { doctorCommand } from './doctor-command.js';
 
 await yargs(hideBin(process.argv))
   .scriptName('docdrop')
@@ -16,7 +18,9 @@ await yargs(hideBin(process.argv))
   .command(processCommand)
   .command(statusCommand)
   .command(retryCommand)
-  .demandCommand(1, 'Name a command: serve, run, process, status or retry.')
+  .command(tryCommand)
+  .command(doctorCommand)
+  .demandCommand(1, 'Name a command: serve, run, process, try, status, retry or doctor.')
   .strict()
   .recommendCommands()
   // A wrong or missing option is one line naming it and where the help is, not the whole help text.
