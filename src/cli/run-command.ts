@@ -4,7 +4,7 @@
 import type { CommandModule } from 'yargs';
 import { loadConfig } from '../daemon/config/config.js';
 import { startDaemon } from '../daemon/daemon.js';
-import { createLogger } from '../shared/logger.js';
+import { createLogger, LOG_FORMATS, logFormatFor, type LogFormat } from '../shared/logger.js';
 
 /** Config used when --config is not given: $DOCDROP_CONFIG, else the example that `npm start` runs. */
 export const DEFAULT_CONFIG = process.env.DOCDROP_CONFIG ?? 'config/docdrop.example.yaml';
@@ -24,10 +24,13 @@ export function reportingErrors<A>(name: string, handler: (args: A) => Promise<v
   };
 }
 
-export const runCommand: CommandModule<object, { config: string }> = {
+export const runCommand: CommandModule<object, { config: string; logFormat?: LogFormat }> = {
   command: 'run',
   describe: 'Run the daemon: watch the inbox folders and turn dropped documents into CSV/XLSX/JSON',
-  builder: (y) => y.option('config', { type: 'string', default: DEFAULT_CONFIG, describe: 'daemon config file (YAML)' }),
+  builder: (y) =>
+    y
+      .option('config', { type: 'string', default: DEFAULT_CONFIG, describe: 'daemon config file (YAML)' })
+      .option('log-format', { choices: LOG_FORMATS, describe: 'json (JSON lines, for journald) or pretty; default pretty when stderr is a terminal, else json' }),
   handler: reportingErrors('run', async (args) => {
     // Listen before starting: a SIGTERM that arrives while the daemon starts up (systemd stopping a unit
     // that was just started) must still stop it cleanly, after the start completes.
@@ -36,7 +39,7 @@ export const runCommand: CommandModule<object, { config: string }> = {
       process.once('SIGINT', () => resolve('SIGINT'));
     });
     const config = await loadConfig(args.config);
-    const logger = createLogger({ level: config.log_level });
+    const logger = createLogger({ level: config.log_level, format: logFormatFor(args.logFormat) });
     const daemon = await startDaemon(config, { logger });
     const signal = await stopRequested;
     logger.info({ signal }, 'stopping');
