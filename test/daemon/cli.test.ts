@@ -2,29 +2,15 @@
 // spawned as real processes against a real service and a real ledger.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { ServiceClient } from '../../src/api/client.js';
 import { startDaemon } from '../../src/daemon/daemon.js';
 import { openLedger } from '../../src/daemon/ledger/open-ledger.js';
 import { silentLogger } from '../../src/shared/logger.js';
+import { docdrop } from '../helpers/cli.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { configYaml, invoiceTemplate, listFiles, numberedInvoice, readCsvFile, tempTree, waitFor, writeConfig, type TempTree } from './pipeline-fixtures.js';
-
-const REPO = resolve(import.meta.dirname, '../..');
-const run = promisify(execFile);
-
-async function docdrop(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: REPO, timeout: 120_000, env });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-  }
-}
 
 describe('docdrop CLI', () => {
   let svc: TestService;
