@@ -23,7 +23,8 @@ export function logFormatFor(asked: LogFormat | undefined, stderr: { isTTY?: boo
 }
 
 const SECRET_KEYS = ['api_key', 'apiKey', 'api_keys', 'apiKeys', 'password', 'pass', 'secret', 'x-api-key', 'authorization'];
-const redactPaths = SECRET_KEYS.flatMap((k) => [`"${k}"`, `*["${k}"]`, `*.*["${k}"]`, `headers["${k}"]`, `req.headers["${k}"]`]);
+// A top-level key is written `["k"]`: the quoted form `"k"` matches nothing (a top-level api_key was logged).
+const redactPaths = SECRET_KEYS.flatMap((k) => [`["${k}"]`, `*["${k}"]`, `*.*["${k}"]`, `headers["${k}"]`, `req.headers["${k}"]`]);
 
 export function createLogger(opts: { level?: string; name?: string; destination?: NodeJS.WritableStream; format?: LogFormat } = {}): Logger {
   return pino(
