@@ -12,6 +12,8 @@ export interface WaitForJobOptions {
   initialMs?: number;
   maxMs?: number;
   giveUpMs?: number;
+  /** Wait this long before the first poll: a job just submitted is seldom done at once (`docdrop try`). */
+  firstPollAfterMs?: number;
   signal?: AbortSignal;
   /** Poll GET /files (default) or GET /v1/extract. */
   via?: 'files' | 'extract';
@@ -34,6 +36,7 @@ export async function waitForJob(
   const random = opts.random ?? Math.random;
   const deadline = now() + giveUpMs;
   const poll = via === 'extract' ? (id: string) => client.getExtractJob(id) : (id: string) => client.getJob(id);
+  if (opts.firstPollAfterMs) await sleep(Math.min(opts.firstPollAfterMs, giveUpMs), signal);
 
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();

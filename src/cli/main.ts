@@ -8,6 +8,8 @@ import { processCommand } from './process-command.js';
 import { statusCommand } from './status-command.js';
 import { retryCommand } from './retry-command.js';
 import { classifiersCommand, workflowsCommand } from './definitions-command.js';
+import { tryCommand } from './try-command.js';
+import { doctorCommand } from './doctor-command.js';
 
 await yargs(hideBin(process.argv))
   .scriptName('docdrop')
@@ -17,9 +19,11 @@ await yargs(hideBin(process.argv))
   .command(processCommand)
   .command(statusCommand)
   .command(retryCommand)
+  .command(tryCommand)
   .command(workflowsCommand)
   .command(classifiersCommand)
-  .demandCommand(1, 'Name a command: serve, run, process, status, retry, workflows or classifiers.')
+  .command(doctorCommand)
+  .demandCommand(1, 'Name a command: serve, run, process, try, status, retry, workflows, classifiers or doctor.')
   .strict()
   .recommendCommands()
   // A wrong or missing option is one line naming it and where the help is, not the whole help text.

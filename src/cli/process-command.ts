@@ -2,9 +2,10 @@
 // Exit code 0 only when every file succeeded; otherwise 1, with one line per file saying why.
 import type { CommandModule } from 'yargs';
 import { reportingErrors } from './run-command.js';
-import { connectFromArgs } from './service-connection.js';
 import { processFiles } from '../daemon/pipeline/oneshot.js';
 import { createLogger } from '../shared/logger.js';
+import { connectFromArgs } from './service-connection.js';
+import { createProgressReporter, progressModeFor } from './process-progress.js';
 
 interface ProcessArgs {
   files: string[];
@@ -16,6 +17,7 @@ interface ProcessArgs {
   apiKey?: string;
   format: 'csv' | 'xlsx' | 'json';
   layout: 'flat' | 'line_items';
+  json?: boolean;
 }
 
 export const processCommand: CommandModule<object, ProcessArgs> = {
@@ -32,6 +34,7 @@ export const processCommand: CommandModule<object, ProcessArgs> = {
       .option('config', { type: 'string', describe: 'take the service settings from this daemon config' })
       .option('base-url', { type: 'string', describe: 'service URL (instead of --config)' })
       .option('api-key', { type: 'string', describe: 'API key (or set DOCDROP_API_KEY)' })
+      .option('json', { type: 'boolean', describe: 'one JSON line per finished file, then a summary line (for scripts)' })
       .check((a) => {
         if ((a.workflow === undefined) === (a.classifier === undefined)) throw new Error('give exactly one of --workflow and --classifier');
         if (a.config === undefined && a.baseUrl === undefined) throw new Error('give --config FILE, or --base-url URL with --api-key KEY');
@@ -39,32 +42,26 @@ export const processCommand: CommandModule<object, ProcessArgs> = {
       }),
   handler: reportingErrors('process', async (args) => {
     const logger = createLogger({ level: process.env.DOCDROP_LOG_LEVEL ?? 'error' });
-    // With --config the config's Workflows and Classifiers are applied first, as `docdrop run` does.
-    const { client, config, close } = await connectFromArgs(args, logger, { applyDefinitions: true });
-    const submit = config?.service.submit ?? 'run_parser';
+    // With --config the config's Workflows and Classifiers are applied first, as `docdrop run` does; with an
+    // embedded config, the running daemon's service is used when there is one (service-connection.ts).
+    const svc = await connectFromArgs(args, logger, { applyDefinitions: true });
     try {
+      const progress = createProgressReporter(progressModeFor(args.json === true, process.stderr), args.files.length, { out: process.stdout, err: process.stderr });
       const results = await processFiles({
-        client,
+        client: svc.client,
         files: args.files,
         workflow: args.workflow,
         classifier: args.classifier,
         outDir: args.out,
         format: args.format,
         layout: args.layout,
-        submit,
+        submit: svc.submit,
         logger,
+        onSettled: (r) => progress.fileDone(r),
       });
-      for (const r of results) {
-        if (r.ok) process.stdout.write(`ok      ${r.path} -> ${r.outputs.join(', ')}\n`);
-        else process.stderr.write(`failed  ${r.path}: ${r.error}\n`);
-      }
-      const failed = results.filter((r) => !r.ok).length;
-      if (failed > 0) {
-        process.stderr.write(`${failed} of ${results.length} file(s) failed\n`);
-        process.exitCode = 1;
-      }
+      if (progress.finish(results) > 0) process.exitCode = 1;
     } finally {
-      await close();
+      await svc.close();
     }
   }),
 };

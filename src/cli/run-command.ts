@@ -7,7 +7,7 @@ import type { CommandModule } from 'yargs';
 import { loadConfig } from '../daemon/config/config.js';
 import { startDaemon } from '../daemon/daemon.js';
 import { notifySystemd } from '../daemon/systemd/daemon-notify.js';
-import { createLogger } from '../shared/logger.js';
+import { createLogger, LOG_FORMATS, logFormatFor, type LogFormat } from '../shared/logger.js';
 import { openNotifier, watchdogIntervalMs } from '../shared/sd-notify.js';
 
 /** Config used when --config is not given: $DOCDROP_CONFIG, else the example that `npm start` runs. */
@@ -28,10 +28,13 @@ export function reportingErrors<A>(name: string, handler: (args: A) => Promise<v
   };
 }
 
-export const runCommand: CommandModule<object, { config: string }> = {
+export const runCommand: CommandModule<object, { config: string; logFormat?: LogFormat }> = {
   command: 'run',
   describe: 'Run the daemon: watch the inbox folders and turn dropped documents into CSV/XLSX/JSON',
-  builder: (y) => y.option('config', { type: 'string', default: DEFAULT_CONFIG, describe: 'daemon config file (YAML)' }),
+  builder: (y) =>
+    y
+      .option('config', { type: 'string', default: DEFAULT_CONFIG, describe: 'daemon config file (YAML)' })
+      .option('log-format', { choices: LOG_FORMATS, describe: 'json (JSON lines, for journald) or pretty; default pretty when stderr is a terminal, else json' }),
   handler: reportingErrors('run', async (args) => {
     // Listen before starting: a SIGTERM that arrives while the daemon starts up (systemd stopping a unit
     // that was just started) must still stop it cleanly, after the start completes.
@@ -45,7 +48,7 @@ export const runCommand: CommandModule<object, { config: string }> = {
     const hangup = () => onHangup();
     process.on('SIGHUP', hangup);
     const config = await loadConfig(args.config);
-    const logger = createLogger({ level: config.log_level });
+    const logger = createLogger({ level: config.log_level, format: logFormatFor(args.logFormat) });
     const notifier = openNotifier(logger);
     try {
       const daemon = await startDaemon(config, { logger });

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { ArgumentsCamelCase, CommandModule, Options } from 'yargs';
 import type { ServiceOptions } from '../service/index.js';
 import { MIB, SERVE_OPTIONS, SERVE_SECRET_ENV, type ServeArgs as ServeArgsOf, type ServeOptionSpec } from '../service/serve-options.js';
-import { createLogger } from '../shared/logger.js';
+import { createLogger, logFormatFor, parseLogFormat } from '../shared/logger.js';
 import { reportingErrors } from './run-command.js';
 import { redactUrl } from '../shared/redact-url.js';
 import { realScheduler } from '../shared/scheduler.js';
@@ -165,7 +165,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
   builder: (y) => y.options(serveOptions) as never,
   // A bad option or a busy port is one line on stderr and exit 1, not the help text and a stack trace.
   handler: reportingErrors('serve', async (argv: ServeArgs) => {
-    const logger = createLogger({ level: argv.logLevel, name: 'docdrop-serve' });
+    const logger = createLogger({ level: argv.logLevel, name: 'docdrop-serve', format: logFormatFor(parseLogFormat(argv.logFormat)) });
     // Loaded here, not at the top: every other docdrop command would otherwise carry the service and its
     // engine (~100 MB of pdf.js, OCR and sharp) in memory.
     const { startService } = await import('../service/index.js');

@@ -6,6 +6,7 @@ import { loadConfig } from '../daemon/config/config.js';
 import { INPUT_STATES, type InputRecord, type InputState, type Ledger, type WaitingFile } from '../daemon/ledger/ledger.js';
 import { openLedger } from '../daemon/ledger/open-ledger.js';
 import { eventView, historyTable } from './input-history.js';
+import { serviceLines, serviceStatus } from './service-status.js';
 
 interface StatusArgs {
   id?: number;
@@ -13,6 +14,7 @@ interface StatusArgs {
   state?: string;
   json?: boolean;
   limit: number;
+  showKey?: boolean;
 }
 
 export const statusCommand: CommandModule<object, StatusArgs> = {
@@ -24,6 +26,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
       .option('config', { type: 'string', default: DEFAULT_CONFIG, describe: 'daemon config file (its state.path is read)' })
       .option('state', { type: 'string', choices: INPUT_STATES, describe: 'list only inputs in this state' })
       .option('json', { type: 'boolean', describe: 'print JSON instead of a table' })
+      .option('show-key', { type: 'boolean', describe: "also print the embedded service's API key (read from its key file)" })
       .option('limit', { type: 'string', default: '50', describe: 'most inputs listed (newest first); 0 = all', coerce: wholeNumber('--limit') }),
   handler: reportingErrors('status', async (args) => {
     // Only the ledger is read: the service's secrets (a systemd credential, say) are not needed.
@@ -41,10 +44,12 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
         files: m.files,
         last_at: new Date(m.lastAt).toISOString(),
       }));
+      const service = await serviceStatus(config, args.showKey === true);
       if (args.json) {
-        process.stdout.write(`${JSON.stringify({ counts, waiting, mailboxes, inputs: inputs.map(view) }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ service, counts, waiting, mailboxes, inputs: inputs.map(view) }, null, 2)}\n`);
         return;
       }
+      process.stdout.write(serviceLines(service));
       process.stdout.write(`${INPUT_STATES.map((s) => `${s}: ${counts[s]}`).join('  ')}  waiting: ${waiting.length}\n`);
       for (const w of waiting) {
         process.stdout.write(`waiting ${w.rule}: ${w.path} (${w.reason === 'empty' ? 'empty' : 'end not written'}, ${w.size} bytes) since ${w.since}; taken as it is at ${w.until}\n`);

@@ -11,6 +11,7 @@ import { redactUrl } from '../shared/redact-url.js';
 import type { DaemonConfig } from './config/config.js';
 import { createRuleFolders, startEmbeddedService, type EmbeddedService } from './embedded.js';
 import { applyConfigDefinitions } from './definitions/config-definitions.js';
+import { announceEmbeddedService } from './embedded-discovery.js';
 import type { Ledger } from './ledger/ledger.js';
 import { openLedger, type LedgerStore } from './ledger/open-ledger.js';
 import { Pipeline, type PollingPolicy } from './pipeline/pipeline.js';
@@ -63,15 +64,7 @@ export async function connectService(
   config: DaemonConfig,
   logger: Logger,
   onRequest?: (info: RequestInfo) => void,
-): Promise<{
-  client: ServiceClient;
-  url: string;
-  apiKey: string;
-  embedded: EmbeddedService | null;
-  /** The shared request limiter's queue (metrics); a reload may replace the limiter behind it. */
-  limiter: { readonly size: number; readonly pending: number };
-  setRequestsPerSecond(perSecond: number): void;
-}> {
+): Promise<ConfiguredClient & { url: string; apiKey: string; embedded: EmbeddedService | null }> {
   let embedded: EmbeddedService | null = null;
   let url = config.service.base_url;
   let apiKey = config.service.api_key;
@@ -80,9 +73,30 @@ export async function connectService(
     url = embedded.url;
     apiKey = embedded.apiKey;
   }
-  // Replaced by a reload that changes requests_per_second; calls already queued keep the old pace.
-  let limiter = createRequestLimiter(config.service.requests_per_second);
+  const configured = configuredClient(config, url, apiKey, onRequest);
+  if (embedded) {
+    try {
+      await createRuleFolders(config);
+    } catch (err) {
+      await embedded.close();
+      throw err;
+    }
+  }
+  return { ...configured, url, apiKey, embedded };
+}
+
+export interface ConfiguredClient {
+  client: ServiceClient;
+  /** The shared request limiter's queue (metrics); a reload may replace the limiter behind it. */
+  limiter: { readonly size: number; readonly pending: number };
+  /** A reload's new requests_per_second; calls already queued keep the old pace. */
+  setRequestsPerSecond(perSecond: number): void;
+}
+
+/** A client of the service at `url` with the config's request limit and the daemon's short in-call retries. */
+export function configuredClient(config: DaemonConfig, url: string, apiKey: string, onRequest?: (info: RequestInfo) => void): ConfiguredClient {
   let perSecond = config.service.requests_per_second;
+  let limiter = createRequestLimiter(perSecond);
   const client = new ServiceClient({
     baseUrl: url,
     apiKey,
@@ -92,26 +106,20 @@ export async function connectService(
     retry: { retries: 2, minDelayMs: 250, maxDelayMs: 2000, maxRetryAfterMs: 5000 },
     ...(onRequest ? { onRequest } : {}),
   });
-  if (embedded) {
-    try {
-      await createRuleFolders(config);
-    } catch (err) {
-      await embedded.close();
-      throw err;
-    }
-  }
-  const setRequestsPerSecond = (n: number) => {
-    if (n !== perSecond) [limiter, perSecond] = [createRequestLimiter(n), n];
-  };
-  const queue = {
-    get size() {
-      return limiter.size;
+  return {
+    client,
+    limiter: {
+      get size() {
+        return limiter.size;
+      },
+      get pending() {
+        return limiter.pending;
+      },
     },
-    get pending() {
-      return limiter.pending;
+    setRequestsPerSecond(n) {
+      if (n !== perSecond) [limiter, perSecond] = [createRequestLimiter(n), n];
     },
   };
-  return { client, url, apiKey, embedded, limiter: queue, setRequestsPerSecond };
 }
 
 /** The daemon's pipeline over a config's rules, with the real adapters. `polling` overrides are for tests. */
@@ -151,7 +159,10 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
   };
   const { client, url, apiKey, embedded, limiter, setRequestsPerSecond } = await connectService(config, logger, onRequest);
   let ledger: LedgerStore | null = null;
+  let unannounce = async () => {};
   try {
+    // Where other commands and curl find the embedded service while this daemon runs (see status).
+    if (embedded) unannounce = await announceEmbeddedService(config, url);
     await applyConfigDefinitions(config, client, logger);
     const targets = await resolveTargets(
       config.rules.map((r) => ({ name: r.name, workflow: r.workflow, classifier: r.classifier })),
@@ -242,6 +253,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
           await pipeline.stop();
           await notifier.stop();
           await store.close();
+          await unannounce();
           await embedded?.close();
           const total = [...requests.values()].reduce((a, b) => a + b, 0);
           logger.info({ requests: { total, ...Object.fromEntries(requests) } }, 'daemon stopped');
@@ -249,6 +261,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
     };
   } catch (err) {
     await ledger?.close();
+    await unannounce();
     await embedded?.close();
     throw err;
   }

@@ -53,6 +53,7 @@ export const SERVE_OPTIONS = {
   'max-connections-per-ip': { type: 'number', default: 64, describe: 'Open connections per client address; more are closed at once (0 = no cap)' },
   'inbound-domain': { type: 'string', default: 'docdrop.local', describe: "Domain of each Workflow's email_id" },
   'log-level': { type: 'string', default: 'info', describe: 'pino log level' },
+  'log-format': { type: 'string', describe: 'json (JSON lines) or pretty (human-readable); default pretty when stderr is a terminal, else json' },
   // Jobs side: workers, inbound SMTP, export mail, fault injection (src/service/jobs, faults.ts).
   'job-concurrency': { type: 'number', default: 2, describe: 'Jobs processed at once' },
   'pdf-workers': { type: 'number', describe: 'PDF reader threads (pdf.js text; one of them also renders pages for OCR with PDFium); default min(2, cores)' },

@@ -8,7 +8,7 @@ import { ServiceClient } from '../../src/api/client.js';
 import { startDaemon } from '../../src/daemon/daemon.js';
 import { openLedger } from '../../src/daemon/ledger/open-ledger.js';
 import { silentLogger } from '../../src/shared/logger.js';
-import { docdrop } from '../helpers/run-cli.js';
+import { docdrop } from '../helpers/cli.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { configYaml, invoiceTemplate, listFiles, numberedInvoice, readCsvFile, tempTree, waitFor, writeConfig, type TempTree } from './pipeline-fixtures.js';
 

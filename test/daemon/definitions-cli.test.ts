@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { docdrop } from '../helpers/run-cli.js';
+import { docdrop } from '../helpers/cli.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { tempTree, type TempTree } from './pipeline-fixtures.js';
 

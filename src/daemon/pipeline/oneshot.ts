@@ -30,6 +30,8 @@ export interface OneShotOptions {
   uploadConcurrency?: number;
   pollConcurrency?: number;
   logger: Logger;
+  /** Called once per file as soon as it is finished (ok or not), for progress; results still come in order at the end. */
+  onSettled?: (result: OneShotResult) => void;
 }
 
 export interface OneShotResult {
@@ -84,10 +86,17 @@ export async function processFiles(o: OneShotOptions): Promise<OneShotResult[]> 
   });
   pipeline.start();
   try {
-    const taken = await Promise.all(o.files.map((f) => take(pipeline, resolve(f))));
+    const refused = (path: string, error: string): OneShotResult => ({ path, ok: false, outputs: [], error, requestId: null });
+    const taken = await Promise.all(
+      o.files.map(async (f) => {
+        const t = await take(pipeline, resolve(f));
+        if ('error' in t) o.onSettled?.(refused(t.path, t.error));
+        return t;
+      }),
+    );
     const ids = taken.filter((t): t is { path: string; record: InputRecord } => 'record' in t).map((t) => t.record.id);
-    const finals = await waitUntilSettled(ledger, ids);
-    return taken.map((t) => ('error' in t ? { path: t.path, ok: false, outputs: [], error: t.error, requestId: null } : describe(finals.get(t.record.id)!)));
+    const finals = await waitUntilSettled(ledger, ids, (r) => o.onSettled?.(describe(r)));
+    return taken.map((t) => ('error' in t ? refused(t.path, t.error) : describe(finals.get(t.record.id)!)));
   } finally {
     await pipeline.stop();
     await ledger.close();
@@ -107,13 +116,16 @@ async function take(pipeline: Pipeline, path: string): Promise<{ path: string; r
   return { path, record };
 }
 
-async function waitUntilSettled(ledger: Ledger, ids: number[]): Promise<Map<number, InputRecord>> {
+async function waitUntilSettled(ledger: Ledger, ids: number[], onSettled: (r: InputRecord) => void): Promise<Map<number, InputRecord>> {
   const settled = new Map<number, InputRecord>();
   while (settled.size < ids.length) {
     for (const id of ids) {
       if (settled.has(id)) continue;
       const r = await ledger.get(id);
-      if (r && ['done', 'failed', 'duplicate', 'timed_out'].includes(r.state)) settled.set(id, r);
+      if (r && ['done', 'failed', 'duplicate', 'timed_out'].includes(r.state)) {
+        settled.set(id, r);
+        onSettled(r);
+      }
     }
     if (settled.size < ids.length) await new Promise((res) => setTimeout(res, 100));
   }

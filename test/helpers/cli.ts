@@ -1,9 +1,10 @@
-// Runs `docdrop` as a person does: a real child process of src/cli/main.ts (through tsx), from the repo root.
+// Runs the docdrop CLI as a person does: a real process (through tsx, from the sources), its exit code,
+// stdout and stderr. A failing command is a result, not a throw.
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 
-const REPO = resolve(import.meta.dirname, '../..');
+export const REPO = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
 export async function docdrop(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
