@@ -17,7 +17,16 @@ test('a running daemon announces its embedded service; status, try and the conne
   const tree = await tempTree('docdrop-discovery-');
   const { path: configPath, config } = await writeConfig(
     tree.root,
-    ['log_level: silent', 'service: { base_url: embedded }', 'state: { path: ./var/state.db }', 'rules:', '  - { name: invoices, watch: ./var/inbox/invoices, workflow: Invoices }', ''].join('\n'),
+    [
+      'log_level: silent',
+      'service: { base_url: embedded }',
+      'state: { path: ./var/state.db }',
+      'workflows:',
+      '  - { title: Invoices, type: invoice, fields: [{ name: invoice_number, type: text, description: "Invoice number" }, { name: total, type: number, description: "Total" }] }',
+      'rules:',
+      '  - { name: invoices, watch: ./var/inbox/invoices, workflow: Invoices }',
+      '',
+    ].join('\n'),
   );
   const note = embeddedNotePath(config);
   const daemon = await startDaemon(config, { logger: silentLogger });
