@@ -19,6 +19,15 @@ function mail(subject: string, attachments: { filename: string; content: Buffer 
 }
 const invoiceMail = async (n: number) => mail(`scan ${n}`, [{ filename: `scan ${n}.pdf`, content: await numberedInvoice(n) }]);
 
+/** One check, then stopped. */
+async function checkOnce(intake: MailIntake): Promise<void> {
+  try {
+    await intake.checkNow();
+  } finally {
+    await intake.stop();
+  }
+}
+
 describe('Maildir intake', () => {
   let tree: TempTree;
   let ledger: LedgerStore;
@@ -52,11 +61,7 @@ describe('Maildir intake', () => {
     const read = await md.putInCur(await invoiceMail(3), 'S');
     await writeFile(join(md.dir, 'tmp', 'being-delivered'), 'half a mess');
     const { intake, inbox } = await intakeFor('seen', {}, md);
-    try {
-      await intake.checkNow();
-    } finally {
-      await intake.stop();
-    }
+    await checkOnce(intake);
     assert.deepEqual(await readdir(inbox).then((f) => f.sort()), [`md-seen-${fresh}-1-scan 1.pdf`, `md-seen-${flagged}-1-scan 2.pdf`]);
     assert.deepEqual(await md.list('new'), []);
     assert.deepEqual(await md.list('cur'), [`${fresh}:2,S`, `${flagged}:2,FS`, `${read}:2,S`].sort());
@@ -70,11 +75,7 @@ describe('Maildir intake', () => {
     const name = await md.deliver(await invoiceMail(4));
     await ledger.recordMailDropped({ mailbox: 'md-again', name }, []);
     const { intake, inbox } = await intakeFor('again', {}, md);
-    try {
-      await intake.checkNow();
-    } finally {
-      await intake.stop();
-    }
+    await checkOnce(intake);
     assert.deepEqual(await readdir(inbox).catch(() => []), []);
     assert.deepEqual(await md.list('cur'), [`${name}:2,S`]);
   });
@@ -83,11 +84,7 @@ describe('Maildir intake', () => {
     const moved = await intakeFor('move', { after: 'move', move_to: 'Done.Scans' });
     const name = await moved.md.deliver(await invoiceMail(5));
     const flagged = await moved.md.putInCur(await invoiceMail(6), 'F');
-    try {
-      await moved.intake.checkNow();
-    } finally {
-      await moved.intake.stop();
-    }
+    await checkOnce(moved.intake);
     assert.equal((await readdir(moved.inbox)).length, 2);
     assert.deepEqual([await moved.md.list('new'), await moved.md.list('cur')], [[], []]);
     assert.deepEqual(await moved.md.list('.Done.Scans/cur'), [`${name}:2,`, `${flagged}:2,F`]);
@@ -95,11 +92,7 @@ describe('Maildir intake', () => {
 
     const deleted = await intakeFor('delete', { after: 'delete' });
     await deleted.md.deliver(await invoiceMail(7));
-    try {
-      await deleted.intake.checkNow();
-    } finally {
-      await deleted.intake.stop();
-    }
+    await checkOnce(deleted.intake);
     assert.equal((await readdir(deleted.inbox)).length, 1);
     assert.deepEqual([await deleted.md.list('new'), await deleted.md.list('cur')], [[], []]);
   });
@@ -119,11 +112,7 @@ describe('Maildir intake', () => {
   test('a message without attachments goes to the failed folder as .eml with the reason beside it, then is flagged seen', async () => {
     const { intake, md, failed, inbox } = await intakeFor('noatt');
     const name = await md.deliver(await mail('just text'));
-    try {
-      await intake.checkNow();
-    } finally {
-      await intake.stop();
-    }
+    await checkOnce(intake);
     const files = (await readdir(failed)).sort();
     assert.equal(files.length, 2, files.join(', '));
     assert.equal(files[0], `md-noatt-${name}.eml`);
