@@ -5,6 +5,7 @@ import type { ServiceClient } from '../api/client.js';
 import type { Classifier, Workflow } from '../api/types.js';
 import type { DaemonConfig } from '../daemon/config/config.js';
 import { connectImap, describeImapError } from '../daemon/intake/mail/imap-connection.js';
+import { checkMaildir } from '../daemon/intake/mail/maildir-source.js';
 import { resolveTargets, TargetResolutionError } from '../daemon/pipeline/resolve-targets.js';
 import { silentLogger } from '../shared/logger.js';
 import { redactUrl } from '../shared/redact-url.js';
@@ -57,11 +58,17 @@ export async function ruleTargetChecks(config: DaemonConfig, client: ServiceClie
   return out;
 }
 
-/** Each mailbox logs in and out with its configured TLS settings, within `timeoutMs`. */
+/** Each IMAP mailbox logs in and out with its configured TLS settings, within `timeoutMs`; each Maildir is there. */
 export async function mailboxChecks(config: DaemonConfig, timeoutMs = 20_000): Promise<Check[]> {
   return Promise.all(
     config.mailboxes.map(async (mb): Promise<Check> => {
       const name = `mailbox ${mb.name}`;
+      if (mb.maildir !== undefined) {
+        return checkMaildir(mb.maildir).then(
+          (): Check => ({ status: 'pass', name, detail: `Maildir ${mb.maildir} has new/ and cur/` }),
+          (err: Error): Check => ({ status: 'fail', name, detail: err.message }),
+        );
+      }
       const where = `${mb.user}@${mb.host}:${mb.port}`;
       try {
         const c = await connectImap(mb, silentLogger, () => {}, AbortSignal.timeout(timeoutMs));

@@ -43,8 +43,21 @@ export type RuleConfig = DeepReadonly<
   }
 >;
 
-/** A mailbox with its password read (from password_file too). Never log it: log describeConfig(config). */
-export type MailboxConfig = DeepReadonly<Omit<RawMailbox, 'password' | 'password_file'> & { password: string }>;
+/** An IMAP mailbox with its password read (from password_file too). Never log it: log describeConfig(config). */
+export type MailboxConfig = DeepReadonly<
+  Omit<RawMailbox, 'password' | 'password_file' | 'host' | 'user' | 'maildir'> & { host: string; user: string; password: string; maildir?: undefined }
+>;
+
+/** The keys a Maildir mailbox takes; the IMAP ones are refused with maildir. */
+const MAILDIR_KEYS = ['name', 'maildir', 'rule', 'poll_s', 'after', 'move_to'] as const;
+
+/** A local Maildir mailbox (`maildir` absolute); the IMAP keys are absent (typed so, to read them without narrowing). */
+export type MaildirMailboxConfig = DeepReadonly<
+  Pick<RawMailbox, (typeof MAILDIR_KEYS)[number]> & { maildir: string } & { [K in Exclude<keyof MailboxConfig, (typeof MAILDIR_KEYS)[number]>]?: undefined }
+>;
+
+/** Either kind of mailbox; `maildir !== undefined` tells which. */
+export type AnyMailboxConfig = MailboxConfig | MaildirMailboxConfig;
 
 /** Alerts by e-mail with the SMTP password read (from password_file too). Never log it: log describeConfig(config). */
 export type NotifyConfig = DeepReadonly<
@@ -65,7 +78,7 @@ export type DaemonConfig = DeepReadonly<
       api_key_source: 'config' | 'file' | 'generated' | 'unread';
     };
     rules: RuleConfig[];
-    mailboxes: MailboxConfig[];
+    mailboxes: AnyMailboxConfig[];
     /** Alerts by e-mail; absent when the config has no notify section. */
     notify?: NotifyConfig;
     /** Absolute paths intake must never report (managed folders of every rule, the state database, service data). */
@@ -140,7 +153,12 @@ export function parseConfig(
   checkUniqueNames(raw.rules, 'rules', problems);
   checkManagedOutsideWatch(rules, problems);
   const service = resolveService(raw.service, baseDir, readSecrets, problems);
-  const mailboxes = raw.mailboxes.map((m, i) => resolveMailbox(m, `mailboxes[${i}]`, raw.rules, baseDir, readSecrets, problems));
+  const written = (i: number) => keysWritten(isMapping(tree) && Array.isArray(tree.mailboxes) ? tree.mailboxes[i] : undefined);
+  const mailboxes = raw.mailboxes.map((m, i) =>
+    m.maildir !== undefined || m.host === undefined
+      ? resolveMaildir(m, `mailboxes[${i}]`, written(i), raw.rules, baseDir, problems)
+      : resolveMailbox(m, `mailboxes[${i}]`, raw.rules, baseDir, readSecrets, problems),
+  );
   checkUniqueNames(raw.mailboxes, 'mailboxes', problems);
   checkUniqueDefinitions(raw, problems);
   const notify = raw.notify && resolveNotify(raw.notify, baseDir, readSecrets, problems);
@@ -178,7 +196,7 @@ export function describeConfig(config: DaemonConfig): Record<string, unknown> {
   };
   copy.service.api_key = '[redacted]';
   copy.service.base_url = redactUrl(config.service.base_url);
-  for (const m of copy.mailboxes) m.password = '[redacted]';
+  for (const m of copy.mailboxes) if ('password' in m) m.password = '[redacted]';
   if (copy.notify?.smtp.password !== undefined) copy.notify.smtp.password = '[redacted]';
   return copy as unknown as Record<string, unknown>;
 }
@@ -262,6 +280,41 @@ function withoutSecrets(tree: unknown): unknown {
 
 const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+const keysWritten = (node: unknown): string[] => (isMapping(node) ? Object.keys(node) : []);
+
+/** A mailbox with maildir (or neither host nor maildir: reported here). `written`: its keys as in the YAML. */
+function resolveMaildir(
+  mailbox: RawMailbox,
+  at: string,
+  written: readonly string[],
+  rules: readonly RawRule[],
+  baseDir: string,
+  problems: string[],
+): MaildirMailboxConfig {
+  const { maildir, name, rule, poll_s, after, move_to } = mailbox;
+  if (maildir === undefined) problems.push(`${at}: expected host (an IMAP server) or maildir (a local Maildir folder), got neither`);
+  for (const key of written) {
+    if (key === 'host') problems.push(`${at}.host: expected either host or maildir, got both`);
+    else if (!(MAILDIR_KEYS as readonly string[]).includes(key)) problems.push(`${at}.${key}: only used with host (IMAP), not with maildir`);
+  }
+  checkMailboxRule(mailbox, at, rules, problems);
+  // Maildir++: a subfolder is the directory ".<name>" beside new/ cur/ tmp/, nested ones "<a>.<b>".
+  if (move_to !== undefined && !/^[^./][^/\0]*$/.test(move_to)) {
+    problems.push(`${at}.move_to: expected a Maildir++ folder name without "/" and not starting with "." (nested: "Archive.Invoices"), got "${move_to}"`);
+  }
+  return { name, maildir: absolutePath(maildir ?? '.', baseDir), rule, poll_s, after, ...(move_to !== undefined ? { move_to } : {}) };
+}
+
+/** The rule exists; move_to given exactly with after: move. */
+function checkMailboxRule(mailbox: RawMailbox, at: string, rules: readonly RawRule[], problems: string[]): void {
+  if (!rules.some((r) => r.name === mailbox.rule)) {
+    problems.push(`${at}.rule: no rule is named "${mailbox.rule}"; expected one of ${rules.map((r) => `"${r.name}"`).join(', ')}`);
+  }
+  const where = mailbox.maildir === undefined ? 'the IMAP folder' : 'the Maildir++ folder';
+  if (mailbox.after === 'move' && !mailbox.move_to) problems.push(`${at}.move_to: required with after: move (${where} to move messages to)`);
+  if (mailbox.after !== 'move' && mailbox.move_to) problems.push(`${at}.move_to: only used with after: move, but after is ${mailbox.after}`);
+}
+
 function resolveMailbox(
   mailbox: RawMailbox,
   at: string,
@@ -270,19 +323,17 @@ function resolveMailbox(
   readSecrets: boolean,
   problems: string[],
 ): MailboxConfig {
-  const { password, password_file, ...rest } = mailbox;
-  if (!rules.some((r) => r.name === mailbox.rule)) {
-    problems.push(`${at}.rule: no rule is named "${mailbox.rule}"; expected one of ${rules.map((r) => `"${r.name}"`).join(', ')}`);
-  }
-  if (mailbox.after === 'move' && !mailbox.move_to) problems.push(`${at}.move_to: required with after: move (the IMAP folder to move messages to)`);
-  if (mailbox.after !== 'move' && mailbox.move_to) problems.push(`${at}.move_to: only used with after: move, but after is ${mailbox.after}`);
+  const { password, password_file, maildir: _none, host, user, ...rest } = mailbox;
+  checkMailboxRule(mailbox, at, rules, problems);
+  if (user === undefined) problems.push(`${at}.user: required with host (the login name)`);
   if (mailbox.tls && mailbox.insecure_plaintext) problems.push(`${at}.insecure_plaintext: only used with tls: false, but tls is true`);
   const caFile = mailbox.tls_ca_file === undefined ? undefined : absolutePath(mailbox.tls_ca_file, baseDir);
   if (caFile !== undefined) checkCaFile(caFile, `${at}.tls_ca_file`, problems);
-  if (!readSecrets) return { ...rest, tls_ca_file: caFile, password: '' };
+  const imap = { ...rest, host: host!, user: user ?? '', tls_ca_file: caFile };
+  if (!readSecrets) return { ...imap, password: '' };
   const secret = readSecret(password, password_file, `${at}.password`, baseDir, problems);
   if (secret === undefined) problems.push(`${at}.password: required (write password: \${IMAP_PASSWORD} or password_file: PATH)`);
-  return { ...rest, tls_ca_file: caFile, password: secret?.value ?? '' };
+  return { ...imap, password: secret?.value ?? '' };
 }
 
 function resolveNotify(notify: RawNotify, baseDir: string, readSecrets: boolean, problems: string[]): NotifyConfig {

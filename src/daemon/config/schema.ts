@@ -94,12 +94,17 @@ export const ruleSchema = z.strictObject({
   notify: ruleNotifySchema.optional(),
 });
 
-/** An IMAP mailbox whose mail attachments are dropped into a rule's watched folder. */
+/**
+ * A mailbox whose mail attachments are dropped into a rule's watched folder: an IMAP server (host) or a
+ * local Maildir (maildir), exactly one of them (config.ts checks, and refuses IMAP keys with maildir).
+ */
 export const mailboxSchema = z.strictObject({
   name: z
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'expected 1-64 letters, digits, "_", "." or "-" (it names the files it drops)'),
-  host: nonEmpty(),
+  host: nonEmpty().optional(),
+  /** A Maildir (with new/ cur/ tmp/) a local MTA or fetchmail delivers to, instead of host. */
+  maildir: nonEmpty().optional(),
   port: z.number().int().min(1).max(65535).default(993),
   /** TLS from the first byte (port 993); false: plain connection that must be upgraded with STARTTLS. */
   tls: z.boolean().default(true),
@@ -107,17 +112,17 @@ export const mailboxSchema = z.strictObject({
   insecure_plaintext: z.boolean().default(false),
   /** PEM file of a CA (or the self-signed certificate) to trust for this server besides the system's. */
   tls_ca_file: nonEmpty().optional(),
-  user: nonEmpty(),
+  user: nonEmpty().optional(),
   password: z.string().optional(),
   password_file: nonEmpty().optional(),
   folder: nonEmpty().default('INBOX'),
   /** The rule whose watched folder receives the attachments. */
   rule: nonEmpty(),
-  /** A check this often besides the server's new-mail pushes (IDLE). */
+  /** A check this often besides the server's new-mail pushes (IDLE) or the Maildir's folder events. */
   poll_s: z.number().positive().default(60),
   /** What happens to a message once its attachments are in the inbox. */
   after: z.enum(['seen', 'move', 'delete']).default('seen'),
-  /** Folder for after: move (created when missing). */
+  /** Folder for after: move (created when missing); with maildir a Maildir++ folder name (".<move_to>"). */
   move_to: nonEmpty().optional(),
 });
 

@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import { runMigrations } from '../../shared/sqlite-migrations.js';
 import type { Claim, InputRecord, InputResult, InputState, Ledger, LedgerEvent, NewInput, StateSummary, TransitionPatch, WaitingFile } from './ledger.js';
 import { INPUT_STATES } from './ledger.js';
-import type { MailKey, MailLedger, MailStats } from './mail-ledger.js';
+import { isMaildirKey, type MailLedger, type MailStats, type MessageKey } from './mail-ledger.js';
 import { ACTIVE, MIGRATIONS } from './sqlite-migrations.js';
 
 /** Thrown when a transition's `from` does not match the stored state (another worker moved it first). */
@@ -132,10 +132,13 @@ export class SqliteLedger implements Ledger, MailLedger {
       events: s('SELECT * FROM events WHERE input_id = ? ORDER BY id'),
       mailDropped: s('SELECT 1 FROM mail_messages WHERE mailbox = @mailbox AND uid_validity = @uidValidity AND uid = @uid'),
       lastMailUid: s('SELECT COALESCE(MAX(uid), 0) AS uid FROM mail_messages WHERE mailbox = ? AND uid_validity = ?'),
+      maildirDropped: s('SELECT 1 FROM maildir_messages WHERE mailbox = @mailbox AND name = @name'),
       mailStats: s(`SELECT mailbox, COUNT(*) AS messages, SUM(json_array_length(files)) AS files, MAX(at) AS lastAt
-                    FROM mail_messages GROUP BY mailbox ORDER BY mailbox`),
+                    FROM (SELECT mailbox, files, at FROM mail_messages UNION ALL SELECT mailbox, files, at FROM maildir_messages)
+                    GROUP BY mailbox ORDER BY mailbox`),
       recordMail: s(`INSERT OR IGNORE INTO mail_messages (mailbox, uid_validity, uid, files, at)
                      VALUES (@mailbox, @uidValidity, @uid, @files, @now)`),
+      recordMaildir: s(`INSERT OR IGNORE INTO maildir_messages (mailbox, name, files, at) VALUES (@mailbox, @name, @files, @now)`),
       // Taken when free, already ours, or expired; otherwise the WHERE leaves the row alone (0 changes).
       claim: s(`INSERT INTO claims (input_id, owner, until) VALUES (@id, @owner, @until)
                 ON CONFLICT (input_id) DO UPDATE SET owner = excluded.owner, until = excluded.until
@@ -241,12 +244,13 @@ export class SqliteLedger implements Ledger, MailLedger {
     return (this.stmt.claimOf.get(id, this.now()) as Claim | undefined) ?? null;
   }
 
-  async mailDropped(key: MailKey): Promise<boolean> {
-    return this.stmt.mailDropped.get(key) !== undefined;
+  async mailDropped(key: MessageKey): Promise<boolean> {
+    return (isMaildirKey(key) ? this.stmt.maildirDropped.get({ ...key }) : this.stmt.mailDropped.get({ ...key })) !== undefined;
   }
 
-  async recordMailDropped(key: MailKey, files: string[]): Promise<void> {
-    await this.write(() => this.stmt.recordMail.run({ ...key, files: JSON.stringify(files), now: this.now() }));
+  async recordMailDropped(key: MessageKey, files: string[]): Promise<void> {
+    const row = { ...key, files: JSON.stringify(files), now: this.now() };
+    await this.write(() => (isMaildirKey(key) ? this.stmt.recordMaildir : this.stmt.recordMail).run(row));
   }
 
   async lastMailUid(mailbox: string, uidValidity: string): Promise<number> {

@@ -76,4 +76,14 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (rule, path)
   ) STRICT;
   `,
+  // 5: Maildir messages whose attachments are already in an inbox, by their unique name (Maildir has no UIDs).
+  `
+  CREATE TABLE maildir_messages (
+    mailbox TEXT    NOT NULL,
+    name    TEXT    NOT NULL,  -- the file's base name before the ":2," info
+    files   TEXT    NOT NULL,  -- JSON list of the paths written
+    at      INTEGER NOT NULL,
+    PRIMARY KEY (mailbox, name)
+  ) STRICT;
+  `,
 ];

@@ -1,19 +1,26 @@
-// Keeps a mailbox checked: connects, checks at once, then again on new mail (IDLE push), every poll_s,
-// or when asked (checkNow); reconnects with growing delays when the connection fails, until stopped.
-import type { ImapFlow } from 'imapflow';
+// Keeps a mailbox checked: connects, checks at once, then again on new mail (IDLE push, or a Maildir
+// folder's change), every poll_s, or when asked (checkNow); reconnects with growing delays when the
+// connection fails, until stopped. A "connection" is an IMAP login or an opened Maildir.
 import type { Logger } from '../../../shared/logger.js';
 import { backoffDelayMs } from '../../../shared/backoff.js';
 import { sleep } from '../../../shared/scheduler.js';
 import { describeImapError } from './imap-connection.js';
 
-export interface CheckLoopOptions {
+/** An open connection; false once it broke (then the loop reconnects). */
+export interface Connection {
+  readonly usable: boolean;
+}
+
+export interface CheckLoopOptions<C extends Connection> {
   /**
    * Opens a connection; `onNewMail` is to be called when the server announces new mail. A failed or
    * aborted (`signal`: stop) attempt leaves no connection open.
    */
-  connect(onNewMail: () => void, signal: AbortSignal): Promise<ImapFlow>;
+  connect(onNewMail: () => void, signal: AbortSignal): Promise<C>;
   /** One pass over the folder; returns early once `signal` is aborted. */
-  check(c: ImapFlow, signal: AbortSignal): Promise<void>;
+  check(c: C, signal: AbortSignal): Promise<void>;
+  /** Closes a connection (also a broken one); never throws. */
+  disconnect(c: C): Promise<void>;
   pollMs: number;
   /** Reconnect delays grow from here to 60 s. */
   reconnectMinMs: number;
@@ -40,7 +47,7 @@ function failedStatus(err: unknown): MailboxStatus {
   return { loggedIn: false, reason, authentication: e.authenticationFailed === true };
 }
 
-export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
+export function startCheckLoop<C extends Connection>(o: CheckLoopOptions<C>): CheckLoop {
   const stopper = new AbortController();
   let wake: (() => void) | null = null;
   /** Waiting for the next check: checkNow() callers, and a no-op per new-mail push. */
@@ -70,7 +77,7 @@ export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
     wake = null;
   };
 
-  const checkWhileUsable = async (client: ImapFlow) => {
+  const checkWhileUsable = async (client: C) => {
     while (!stopper.signal.aborted && client.usable) {
       const waiting = checks;
       checks = [];
@@ -85,7 +92,7 @@ export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
     const reconnect = { initialMs: o.reconnectMinMs, maxMs: 60_000 };
     let retriesInRow = 0;
     while (!stopper.signal.aborted) {
-      let client: ImapFlow | null = null;
+      let client: C | null = null;
       try {
         client = await o.connect(onNewMail, stopper.signal);
         retriesInRow = 0;
@@ -101,7 +108,7 @@ export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
         o.log.warn({ err: describeImapError(err), retryInMs: delay }, 'mailbox unavailable; retrying');
         await sleep(delay, stopper.signal).catch(() => undefined);
       } finally {
-        if (client) await logout(client);
+        if (client) await o.disconnect(client);
       }
     }
   };
@@ -122,12 +129,4 @@ export function startCheckLoop(o: CheckLoopOptions): CheckLoop {
       await running;
     },
   };
-}
-
-/** LOGOUT, then close; a server that does not answer within 2 s is cut off, so stop() stays prompt. */
-async function logout(c: ImapFlow): Promise<void> {
-  const cutOff = setTimeout(() => c.close(), 2000);
-  await c.logout().catch(() => undefined);
-  clearTimeout(cutOff);
-  c.close();
 }

@@ -70,3 +70,11 @@ export function describeImapError(err: unknown): Record<string, unknown> {
   const e = err as { message?: string; code?: string; responseText?: string; authenticationFailed?: boolean };
   return { message: e.message, code: e.code, response: e.responseText, authenticationFailed: e.authenticationFailed };
 }
+
+/** LOGOUT, then close; a server that does not answer within 2 s is cut off, so stop() stays prompt. */
+export async function logoutImap(c: ImapFlow): Promise<void> {
+  const cutOff = setTimeout(() => c.close(), 2000);
+  await c.logout().catch(() => undefined);
+  clearTimeout(cutOff);
+  c.close();
+}

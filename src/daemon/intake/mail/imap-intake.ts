@@ -7,46 +7,34 @@
 // A message with nothing to drop, or whose attachments fail to be written 3 times in a row, is kept as
 // <name>.eml in the rule's failed folder with the reason.
 // Pieces: check-loop.ts (connection, poll and reconnect), check-mailbox.ts (which messages are new),
-// message-handler.ts (steps 2-3), attachment-drop.ts (step 1), failed-message.ts, imap-connection.ts.
-import type { MailboxConfig, RuleConfig } from '../../config/config.js';
-import type { MailLedger } from '../../ledger/mail-ledger.js';
-import type { Logger } from '../../../shared/logger.js';
+// message-handler.ts (steps 2-3, shared with Maildir: maildir-intake.ts), imap-message-source.ts (fetch,
+// after-action), attachment-drop.ts (step 1), failed-message.ts, imap-connection.ts.
+import type { AnyMailboxConfig } from '../../config/config.js';
 import { createAttachmentDrop } from './attachment-drop.js';
 import { startCheckLoop, type MailboxStatus } from './check-loop.js';
 import { checkMailbox } from './check-mailbox.js';
-import { connectImap } from './imap-connection.js';
+import { connectImap, logoutImap } from './imap-connection.js';
+import { imapMessage } from './imap-message-source.js';
+import type { MailIntake, MailIntakeParts } from './intake-options.js';
+import { startMaildirIntake } from './maildir-intake.js';
 import { handleMessage } from './message-handler.js';
 
-export type { MailboxStatus };
+export type { MailboxStatus, MailIntake, MailIntakeParts };
 
-export interface MailIntakeOptions {
-  mailbox: MailboxConfig;
-  rule: Pick<RuleConfig, 'name' | 'watch' | 'after'>;
-  ledger: Pick<MailLedger, 'mailDropped' | 'recordMailDropped' | 'lastMailUid'>;
-  /** A folder of the daemon's own (next to the ledger) where a message's .eml waits on its way to the failed folder. */
-  workDir: string;
-  logger: Logger;
-  /** Reconnect delays grow from here to 60 s. */
-  reconnectMinMs?: number;
-  /** Told after each connect attempt (alerts): logged in, or why not; `authentication`: the server refused the login. */
-  onStatus?: (status: MailboxStatus) => void;
-}
-
-export interface MailIntake {
-  /** Checks the folder now and resolves when that check is done (tests, benches). */
-  checkNow(): Promise<void>;
-  stop(): Promise<void>;
-  /** Logged in now or not, and the last error (readiness, metrics). */
-  status(): MailboxStatus;
+export interface MailIntakeOptions extends MailIntakeParts {
+  /** An IMAP mailbox, or a Maildir one (handed to maildir-intake.ts: one entry for the daemon and tests). */
+  mailbox: AnyMailboxConfig;
 }
 
 export function startMailIntake(opts: MailIntakeOptions): MailIntake {
   const { mailbox: mb, ledger } = opts;
+  if (mb.maildir !== undefined) return startMaildirIntake({ ...opts, mailbox: mb });
   const log = opts.logger.child({ mailbox: mb.name });
   const drop = createAttachmentDrop({ mailboxName: mb.name, rule: opts.rule, workDir: opts.workDir, log });
   return startCheckLoop({
     connect: (onNewMail, signal) => connectImap(mb, log, onNewMail, signal),
-    check: (c, signal) => checkMailbox(c, mb, ledger, (c, key) => handleMessage(c, key, { mailbox: mb, ledger, drop }), signal),
+    check: (c, signal) => checkMailbox(c, mb, ledger, (c, key) => handleMessage(key, imapMessage(c, mb, key), { ledger, drop }), signal),
+    disconnect: logoutImap,
     pollMs: mb.poll_s * 1000,
     reconnectMinMs: opts.reconnectMinMs ?? 1000,
     log,

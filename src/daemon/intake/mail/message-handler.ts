@@ -1,40 +1,28 @@
 // One message, each step repeatable after a crash: unless the ledger already has it, fetch it, drop its
-// attachments (attachment-drop.ts) and commit "dropped"; then flag, move or delete it (after:).
-import type { ImapFlow } from 'imapflow';
-import type { MailboxConfig } from '../../config/config.js';
-import type { MailKey, MailLedger } from '../../ledger/mail-ledger.js';
-import { withFolder } from './imap-connection.js';
+// attachments (attachment-drop.ts) and commit "dropped"; then the mailbox's after-action. Source-neutral:
+// IMAP (imap-message-source.ts) and Maildir (maildir-source.ts) each say how to fetch and how to finish.
+import type { MailLedger, MessageKey } from '../../ledger/mail-ledger.js';
 
-export interface MessageHandlerDeps {
-  mailbox: MailboxConfig;
-  ledger: Pick<MailLedger, 'mailDropped' | 'recordMailDropped'>;
-  /** Writes the message's attachments into the inbox (or gives the message up); returns the paths written. */
-  drop(source: Buffer, key: MailKey): Promise<string[]>;
+/** One message where it is kept. */
+export interface MessageSource {
+  /** The raw message, or undefined when it is gone meanwhile (expunged, moved away by someone else). */
+  fetch(): Promise<Buffer | undefined>;
+  /** The mailbox's after: (flag seen, move or delete); repeatable, and a message already gone is no error. */
+  finish(): Promise<void>;
 }
 
-export async function handleMessage(c: ImapFlow, key: MailKey, d: MessageHandlerDeps): Promise<void> {
+export interface MessageHandlerDeps {
+  ledger: Pick<MailLedger, 'mailDropped' | 'recordMailDropped'>;
+  /** Writes the message's attachments into the inbox (or gives the message up); returns the paths written. */
+  drop(source: Buffer, key: MessageKey): Promise<string[]>;
+}
+
+export async function handleMessage(key: MessageKey, message: MessageSource, d: MessageHandlerDeps): Promise<void> {
   if (!(await d.ledger.mailDropped(key))) {
-    const source = await withFolder(c, d.mailbox.folder, async () => {
-      const msg = await c.fetchOne(String(key.uid), { source: true }, { uid: true });
-      return msg ? msg.source : undefined;
-    });
-    if (!source) return; // expunged meanwhile
+    const source = await message.fetch();
+    if (!source) return;
     const files = await d.drop(source, key);
     await d.ledger.recordMailDropped(key, files);
   }
-  await withFolder(c, d.mailbox.folder, () => applyAfterAction(c, d.mailbox, key.uid));
-}
-
-/** Flags the message \Seen, deletes it or moves it to move_to, as the mailbox's `after` says. */
-async function applyAfterAction(c: ImapFlow, mb: MailboxConfig, uid: number): Promise<void> {
-  const range = String(uid);
-  let done: unknown;
-  if (mb.after === 'seen') done = await c.messageFlagsAdd(range, ['\\Seen'], { uid: true });
-  else if (mb.after === 'delete') done = await c.messageDelete(range, { uid: true });
-  else {
-    await c.mailboxCreate(mb.move_to!).catch(() => undefined); // exists already, usually
-    done = await c.messageMove(range, mb.move_to!, { uid: true });
-  }
-  // Refused (e.g. a folder name the server rejects): retried with backoff, the attachments stay dropped once.
-  if (!done) throw new Error(`the server refused to ${mb.after === 'move' ? `move the message to "${mb.move_to}"` : mb.after === 'seen' ? 'flag the message \\Seen' : 'delete the message'}`);
+  await message.finish();
 }
