@@ -24,6 +24,7 @@ import type {
   SuccessResponse,
   TemplateList,
   UpdateTemplateRequest,
+  UploadAndRunResponse,
   UploadUrl,
   Workflow,
 } from './types.js';
@@ -170,6 +171,25 @@ export class ServiceClient {
     }
     requireStrings(res, ['request_id'], 'POST /v1/extract');
     return { request_id: res.request_id };
+  }
+
+  /**
+   * POST /files/upload/{template_id} (docdrop extension, also served by the hosted service): uploads the
+   * file as multipart `file` and starts a run of the Workflow in one call; answers the pending job as
+   * run_parser does, plus document_id. Multipart only, so up to 6 MB: larger files take uploadDocument
+   * then runParser.
+   */
+  async uploadAndRun(templateId: string, path: string, opts: { fileName?: string; params?: Omit<RunParserParams, 'template_id' | 'classifier_id'> } = {}): Promise<UploadAndRunResponse> {
+    const fileName = opts.fileName ?? basename(path);
+    const where = `POST /files/upload/${templateId}`;
+    const res = await this.#http.json<UploadAndRunResponse>({
+      method: 'POST',
+      path: `/files/upload/${seg(templateId)}`,
+      query: { ...opts.params },
+      body: async () => ({ body: await fileForm(path, fileName) }),
+    });
+    requireStrings(res, ['document_id'], where);
+    return { ...checkJob(res, where), document_id: res.document_id };
   }
 
   /** GET /files: the job's current state. */

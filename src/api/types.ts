@@ -115,6 +115,14 @@ export interface ExtractionJob {
   updated_at: Timestamp;
 }
 
+/**
+ * POST /files/upload/{template_id} (docdrop extension): the pending job as run_parser answers it, plus
+ * the id of the document stored from the upload.
+ */
+export interface UploadAndRunResponse extends ExtractionJob {
+  document_id: string;
+}
+
 export type FieldType = 'text' | 'number' | 'date' | 'table';
 
 export interface FieldDefinition {

@@ -1,20 +1,15 @@
 // /v1/documents: multipart upload, the pre-signed large-file flow (upload_url + confirm), list, get.
 import { randomUUID } from 'node:crypto';
-import { Transform } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
-import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { z } from 'zod';
-import { ErrorCodes } from '../../api/error-codes.js';
 import type { DocumentList, UploadUrl } from '../../api/types.js';
 import { specTimestamp } from '../../shared/time.js';
 import { confirmUpload } from '../usecases/confirm-upload.js';
-import { storeDocument, toDocumentView, type DocumentStoreDeps, type DocumentViewDeps } from '../usecases/documents.js';
+import { toDocumentView, type DocumentStoreDeps, type DocumentViewDeps } from '../usecases/documents.js';
 import { requireDocument } from '../usecases/owned-rows.js';
-import { MULTIPART_TOO_LARGE } from '../http/errors.js';
-import { ServiceError } from '../service-error.js';
 import { PresignTtl } from '../presign.js';
 import { parseInput, pathId, queryInt, uuid } from '../validate.js';
 import { sendNegotiated } from '../http/xml.js';
+import { storeMultipartDocument } from './multipart-document.js';
 import type { FastifyInstance } from 'fastify';
 
 export type DocumentRoutesDeps = DocumentStoreDeps & DocumentViewDeps;
@@ -39,7 +34,7 @@ const uploadUrlQuery = z.object({ file_name: z.string().min(1, { message: 'expec
 
 export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): void {
   app.post('/v1/documents', async (req) => {
-    if (req.isMultipart()) return uploadMultipart(deps, req);
+    if (req.isMultipart()) return toDocumentView(deps, await storeMultipartDocument(deps, req), { storageKey: false });
     const body = parseInput(confirmBody, req.body, 'body');
     const row = await confirmUpload(deps, req.account, body.document_id.toLowerCase(), body.file_name);
     return toDocumentView(deps, row, { storageKey: true });
@@ -73,53 +68,3 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): 
     return sendNegotiated(req, reply, 'document', toDocumentView(deps, row, { storageKey: true }));
   });
 }
-
-async function uploadMultipart(deps: DocumentRoutesDeps, req: FastifyRequest) {
-  const parts = req.parts();
-  const part = await nextFile(parts);
-  if (!part) throw new ServiceError(400, ErrorCodes.invalidRequest, 'file: expected a multipart part named `file`, received no file part');
-  if (part.fieldname !== 'file') {
-    part.file.resume();
-    throw new ServiceError(400, ErrorCodes.invalidRequest, `file: expected the multipart part to be named \`file\`, received \`${part.fieldname}\``);
-  }
-  // busboy stops storing at the limit but keeps reading the request, so the client gets our answer
-  // instead of a reset connection; `truncated` is set by the time the part ends.
-  const guard = new Transform({
-    transform: (chunk, _enc, cb) => cb(null, chunk),
-    flush: (cb) => cb(part.file.truncated ? new ServiceError(400, ErrorCodes.fileTooLarge, MULTIPART_TOO_LARGE) : null),
-  });
-  part.file.on('error', (err) => guard.destroy(err));
-  const row = await storeDocument(deps, {
-    accountId: req.account.id,
-    sourceName: 'api',
-    fileName: part.filename,
-    source: part.file.pipe(guard),
-    beforeRecord: () => refuseMoreFiles(parts),
-  });
-  return toDocumentView(deps, row, { storageKey: false });
-}
-
-/** The next file part, skipping plain fields (as `req.file()` does); undefined at the end of the body. */
-async function nextFile(parts: AsyncIterableIterator<Multipart>): Promise<MultipartFile | undefined> {
-  for (;;) {
-    const { value, done } = await parts.next();
-    if (done) return undefined;
-    if (value.type === 'file') return value;
-  }
-}
-
-/**
- * One document per upload: a second file part would otherwise be dropped unseen while the client believes
- * both were stored. Past the first file the parser's files limit (app.ts) raises FST_FILES_LIMIT.
- */
-async function refuseMoreFiles(parts: AsyncIterableIterator<Multipart>): Promise<void> {
-  const extra = await nextFile(parts).catch((err: { code?: string }) => {
-    if (err.code === 'FST_FILES_LIMIT') return true;
-    throw err;
-  });
-  if (!extra) return;
-  if (extra !== true) extra.file.resume();
-  throw new ServiceError(400, ErrorCodes.invalidRequest, MORE_THAN_ONE_FILE);
-}
-
-const MORE_THAN_ONE_FILE = 'file: expected exactly one file part, received more than one; upload each document in its own request';

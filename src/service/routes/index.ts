@@ -11,6 +11,7 @@ import { jobRoutes } from './jobs.js';
 import { createAddressPolicy } from '../usecases/address-policy.js';
 import { presignedRoutes } from './presigned.js';
 import { templateRoutes } from './templates.js';
+import { uploadAndRunRoutes } from './upload-and-run.js';
 
 export async function registerRoutes(app: FastifyInstance, ctx: ServiceContext): Promise<void> {
   const { db, files, presign, logger, jobs, options } = ctx;
@@ -32,6 +33,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: ServiceContext):
     addressPolicy: createAddressPolicy(options.fetchAllowRanges),
     viewJob: (job) => jobs.view(job),
   });
+  uploadAndRunRoutes(app, { db, documents, templates, classifiers, files, jobStore, jobQueue: jobs, viewJob: (job) => jobs.view(job) });
   classifyRoutes(app, { documents, classifiers, files, engine: jobs.engine, logger });
   exportRoutes(app, {
     jobStore,
