@@ -2,6 +2,7 @@
 // request, with their limits, errors and credits (the hosted service's integrations call it).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { ApiError } from '../../src/api/api-error.js';
 import type { ServiceClient } from '../../src/api/client.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -114,6 +115,8 @@ describe('POST /files/upload/{template_id}', () => {
       return true;
     });
     assert.equal(await documentCount(a), before);
+    // The Workflow is checked before the body is read: an oversize upload to an unknown one gets the 404.
+    errorBody(await upload(UNKNOWN, fileForm(await readFile(bigPath), 'big.pdf')), 404, 'not_found');
   });
 
   test('rejects unsupported, empty and malformed uploads with the errors of POST /v1/documents', async () => {
