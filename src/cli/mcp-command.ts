@@ -1,12 +1,14 @@
 // `docdrop mcp`: the MCP tool set (src/mcp) over stdio for desktop agents, forwarding every call through
 // ServiceClient to any server of the interface: `--base-url URL --api-key KEY` (or DOCDROP_API_KEY), or a
 // daemon config's service (`--config`, embedded included: offline, no account). stdout is the protocol
-// channel, so logs go to stderr only.
+// channel, so logs go to stderr only. With --config, tools over the daemon's ledger are added (mcp-ledger-tools.ts).
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CommandModule } from 'yargs';
 import { clientCaller } from '../mcp/client-caller.js';
 import { buildMcpServer } from '../mcp/tools.js';
+import { openLedger } from '../daemon/ledger/open-ledger.js';
 import { createLogger } from '../shared/logger.js';
+import { addLedgerTools } from './mcp-ledger-tools.js';
 import { reportingErrors } from './run-command.js';
 import { connectFromArgs, serviceOptions, type ServiceArgs } from './service-connection.js';
 
@@ -24,7 +26,13 @@ export const mcpCommand: CommandModule<object, ServiceArgs> = {
     const logger = createLogger({ level: process.env.DOCDROP_LOG_LEVEL ?? 'error' });
     // With --config the account first gets the config's workflows: and classifiers:, as `docdrop try` does.
     const conn = await connectFromArgs(args, logger, { applyDefinitions: true });
+    const ledger = conn.config ? await openLedger(conn.config.state).catch(async (err: unknown) => {
+      await conn.close();
+      throw err;
+    }) : null;
     const server = buildMcpServer(clientCaller(conn.client, conn.url));
+    // With a daemon config, the tools over its ledger too (list_inputs, get_input, retry_input).
+    if (ledger) addLedgerTools(server, ledger);
     // The agent ends the session by closing our stdin (or by a signal): then stop a service started here.
     const ended = new Promise<void>((resolve) => {
       process.stdin.once('end', resolve);
@@ -32,10 +40,14 @@ export const mcpCommand: CommandModule<object, ServiceArgs> = {
       process.once('SIGTERM', resolve);
       process.once('SIGINT', resolve);
     });
-    await server.connect(new StdioServerTransport());
-    logger.info({ url: conn.url, via: conn.via }, 'MCP on stdio');
-    await ended;
-    await server.close();
-    await conn.close();
+    try {
+      await server.connect(new StdioServerTransport());
+      logger.info({ url: conn.url, via: conn.via }, 'MCP on stdio');
+      await ended;
+    } finally {
+      await server.close();
+      await ledger?.close();
+      await conn.close();
+    }
   }),
 };

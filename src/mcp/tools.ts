@@ -48,20 +48,25 @@ function withErrorShape(output: z.ZodRawShape): z.ZodRawShape {
   };
 }
 
-type Handler<A> = (args: A) => Promise<Record<string, unknown>>;
+export type Handler<A> = (args: A) => Promise<Record<string, unknown>>;
+
+/** Registers one tool: its result is the structured output (and the same as JSON text); a throw becomes an error result. */
+export function addTool<S extends z.ZodRawShape, O extends z.ZodRawShape>(server: McpServer, name: string, description: string, input: S, output: O, run: Handler<z.infer<z.ZodObject<S>>>): void {
+  server.registerTool(name, { description, inputSchema: input, outputSchema: withErrorShape(output) }, (async (args: z.infer<z.ZodObject<S>>): Promise<CallToolResult> => {
+    try {
+      const structured = await run(args);
+      return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
+    } catch (err) {
+      return errorResult(err);
+    }
+  }) as never);
+}
 
 /** One McpServer with every tool bound to `api` (a stateless server builds one per request). */
 export function buildMcpServer(api: ApiCaller): McpServer {
   const server = new McpServer({ name: 'docdrop', version: MCP_SERVER_VERSION });
   const tool = <S extends z.ZodRawShape, O extends z.ZodRawShape>(name: (typeof MCP_TOOL_NAMES)[number], description: string, input: S, output: O, run: Handler<z.infer<z.ZodObject<S>>>) =>
-    server.registerTool(name, { description, inputSchema: input, outputSchema: withErrorShape(output) }, (async (args: z.infer<z.ZodObject<S>>): Promise<CallToolResult> => {
-      try {
-        const structured = await run(args);
-        return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
-      } catch (err) {
-        return errorResult(err);
-      }
-    }) as never);
+    addTool(server, name, description, input, output, run);
   const get = <T>(path: string, query?: Record<string, string | number | undefined>) => api.call({ method: 'GET', path, ...(query ? { query } : {}) }).then((r) => expectOk<T>(r));
   const send = <T>(method: 'POST' | 'PUT', path: string, json: unknown) => api.call({ method, path, json }).then((r) => expectOk<T>(r));
 

@@ -3,10 +3,12 @@
 // pre-signed URL as file_url, and a daemon config's embedded service started by the command (offline).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LEDGER_TOOL_NAMES } from '../../src/cli/mcp-ledger-tools.js';
+import { openLedger } from '../../src/daemon/ledger/open-ledger.js';
 import { MCP_TOOL_NAMES } from '../../src/mcp/tools.js';
 import { REPO } from '../helpers/cli.js';
 import { invoicePdf, invoiceTemplate } from '../helpers/job-fixtures.js';
@@ -81,11 +83,11 @@ test('docdrop mcp with a key the server refuses answers tools with UNAUTHORIZED'
   }
 });
 
-test("docdrop mcp --config: a config's embedded service, started by the command, with the config's Workflows", async () => {
+test("docdrop mcp --config: a config's embedded service started by the command, its Workflows, and the ledger tools", async () => {
   const tree = await tempTree('docdrop-mcp-');
   try {
     await mkdir(join(tree.root, 'var', 'inbox'), { recursive: true });
-    const { path } = await writeConfig(
+    const { path, config } = await writeConfig(
       tree.root,
       [
         'log_level: silent',
@@ -98,8 +100,30 @@ test("docdrop mcp --config: a config's embedded service, started by the command,
         '',
       ].join('\n'),
     );
+    // A failed input, its file in failed_dir, and a queued one, as the daemon would have left them.
+    const failedFile = join(tree.root, 'var', 'failed.pdf');
+    await writeFile(failedFile, pdf);
+    const ledger = await openLedger(config.state);
+    const inbox = join(tree.root, 'var', 'inbox');
+    const failed = (await ledger.addInput({ rule: 'invoices', path: join(inbox, 'a.pdf'), size: pdf.length, mtimeMs: 1, sha256: 'a' })).record;
+    await ledger.transition(failed.id, 'queued', 'failed', { finalPath: failedFile, lastError: 'service_rejected: the file is not a PDF' });
+    const queued = (await ledger.addInput({ rule: 'invoices', path: join(inbox, 'b.pdf'), size: 1, mtimeMs: 1, sha256: 'b' })).record;
+    await ledger.close();
+
     const client = await spawnMcp(['--config', path]);
     try {
+      assert.deepEqual((await client.listTools()).tools.map((t) => t.name).sort(), [...MCP_TOOL_NAMES, ...LEDGER_TOOL_NAMES].sort());
+      const recent = await call(client, 'list_inputs', { rule: 'invoices', since_hours: 24 });
+      assert.deepEqual((recent.out.items as Out[]).map((i) => [i.id, i.state]), [[queued.id, 'queued'], [failed.id, 'failed']]);
+      const shown = await call(client, 'get_input', { id: failed.id });
+      assert.equal((shown.out.input as Out).last_error, 'service_rejected: the file is not a PDF');
+      assert.equal(shown.out.result, null);
+      const retried = await call(client, 'retry_input', { id: failed.id });
+      assert.equal(retried.out.ok, true, JSON.stringify(retried.out));
+      await access(join(inbox, 'a.pdf'));
+      assert.equal((await call(client, 'retry_input', { id: queued.id })).out.error_code, 'INVALID_INPUT');
+      assert.equal((await call(client, 'get_input', { id: 9999 })).out.error_code, 'NOT_FOUND');
+
       const listed = await call(client, 'list_templates', { search: 'invoices' });
       assert.deepEqual((listed.out.items as Out[]).map((t) => t.template_title), ['Invoices']);
       const balance = await call(client, 'get_credit_balance');
