@@ -30,9 +30,9 @@ export const mcpCommand: CommandModule<object, ServiceArgs> = {
       await conn.close();
       throw err;
     }) : null;
-    const server = buildMcpServer(clientCaller(conn.client, conn.url));
+    const server = buildMcpServer(clientCaller(conn.client, conn.url), (err, tool) => logger.error({ err, tool }, 'MCP tool failed'));
     // With a daemon config, the tools over its ledger too (list_inputs, get_input, retry_input).
-    if (ledger) addLedgerTools(server, ledger);
+    if (ledger) addLedgerTools(server, ledger, (err, tool) => logger.error({ err, tool }, 'MCP tool failed'));
     // The agent ends the session by closing our stdin (or by a signal): then stop a service started here.
     const ended = new Promise<void>((resolve) => {
       process.stdin.once('end', resolve);

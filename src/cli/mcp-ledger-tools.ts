@@ -13,7 +13,7 @@ export const LEDGER_TOOL_NAMES = ['list_inputs', 'get_input', 'retry_input'] as 
 
 const inputShape = z.record(z.string(), z.unknown());
 
-export function addLedgerTools(server: McpServer, ledger: Ledger, now: () => number = Date.now): void {
+export function addLedgerTools(server: McpServer, ledger: Ledger, onUnexpected?: (err: unknown, tool: string) => void, now: () => number = Date.now): void {
   const record = async (id: number) => {
     const r = await ledger.get(id);
     if (!r) throw new ToolError(McpErrorCodes.notFound, `id: no input #${id} in the ledger; list_inputs shows the ids`);
@@ -36,6 +36,7 @@ export function addLedgerTools(server: McpServer, ledger: Ledger, now: () => num
       const since = since_hours === undefined ? -Infinity : now() - since_hours * 3_600_000;
       return { items: all.filter((r) => r.updatedAt >= since).slice(0, limit).map(inputView) };
     },
+    onUnexpected,
   );
 
   addTool(
@@ -48,6 +49,7 @@ export function addLedgerTools(server: McpServer, ledger: Ledger, now: () => num
       const r = await record(id);
       return { input: inputView(r), result: r.result ? { data: r.result.data, template_id: r.result.templateId, classification: r.result.classification, num_pages: r.result.numPages } : null, events: (await ledger.events(id)).map(eventView) };
     },
+    onUnexpected,
   );
 
   addTool(
@@ -62,5 +64,6 @@ export function addLedgerTools(server: McpServer, ledger: Ledger, now: () => num
       const outcome = await retryInput(ledger, r);
       return { id, ok: outcome.ok, message: outcome.message };
     },
+    onUnexpected,
   );
 }

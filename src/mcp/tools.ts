@@ -51,22 +51,24 @@ function withErrorShape(output: z.ZodRawShape): z.ZodRawShape {
 export type Handler<A> = (args: A) => Promise<Record<string, unknown>>;
 
 /** Registers one tool: its result is the structured output (and the same as JSON text); a throw becomes an error result. */
-export function addTool<S extends z.ZodRawShape, O extends z.ZodRawShape>(server: McpServer, name: string, description: string, input: S, output: O, run: Handler<z.infer<z.ZodObject<S>>>): void {
+export function addTool<S extends z.ZodRawShape, O extends z.ZodRawShape>(server: McpServer, name: string, description: string, input: S, output: O, run: Handler<z.infer<z.ZodObject<S>>>, onUnexpected?: (err: unknown, tool: string) => void): void {
   server.registerTool(name, { description, inputSchema: input, outputSchema: withErrorShape(output) }, (async (args: z.infer<z.ZodObject<S>>): Promise<CallToolResult> => {
     try {
       const structured = await run(args);
       return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
     } catch (err) {
+      // A ToolError is the caller's answer; anything else is a fault of ours, told to the log only.
+      if (!(err instanceof ToolError)) onUnexpected?.(err, name);
       return errorResult(err);
     }
   }) as never);
 }
 
 /** One McpServer with every tool bound to `api` (a stateless server builds one per request). */
-export function buildMcpServer(api: ApiCaller): McpServer {
+export function buildMcpServer(api: ApiCaller, onUnexpected?: (err: unknown, tool: string) => void): McpServer {
   const server = new McpServer({ name: 'docdrop', version: MCP_SERVER_VERSION });
   const tool = <S extends z.ZodRawShape, O extends z.ZodRawShape>(name: (typeof MCP_TOOL_NAMES)[number], description: string, input: S, output: O, run: Handler<z.infer<z.ZodObject<S>>>) =>
-    addTool(server, name, description, input, output, run);
+    addTool(server, name, description, input, output, run, onUnexpected);
   const get = <T>(path: string, query?: Record<string, string | number | undefined>) => api.call({ method: 'GET', path, ...(query ? { query } : {}) }).then((r) => expectOk<T>(r));
   const send = <T>(method: 'POST' | 'PUT', path: string, json: unknown) => api.call({ method, path, json }).then((r) => expectOk<T>(r));
 

@@ -20,7 +20,7 @@ const MCP_BODY_LIMIT = Math.ceil((BASE64_MAX_BYTES * 4) / 3) + 1024 * 1024;
 export function mcpRoutes(app: FastifyInstance, deps: McpRoutesDeps): void {
   app.post('/mcp', { bodyLimit: MCP_BODY_LIMIT }, async (req, reply) => {
     const key = String(req.headers['x-api-key']);
-    const server = buildMcpServer(injectCaller(app, key, deps.publicUrl));
+    const server = buildMcpServer(injectCaller(app, key, deps.publicUrl), (err, tool) => req.log.error({ err, tool }, 'MCP tool failed'));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.on('close', () => {
