@@ -23,12 +23,13 @@ export default {
     },
     onlyImports('shared-is-a-leaf', 'shared/', 'shared/', 'shared/ holds cross-cutting helpers and depends on nothing else.'),
     onlyImports('api-on-shared', 'api/', 'api/|shared/', 'The contract and its client stand on shared/ alone.'),
+    onlyImports('mcp-over-the-api', 'mcp/', 'mcp/|api/|shared/', 'The MCP tools speak REST through a caller port; the service and the CLI hand them one.'),
     onlyImports('engine-on-contract', 'engine/', 'engine/|api/types\\.ts$|shared/', 'The engine reads documents; it knows the wire types, not the service or the daemon.'),
     onlyImports('outputs-on-contract', 'outputs/', 'outputs/|api/types\\.ts$|shared/', 'Writers turn extracted data into files; they know nothing of who asked.'),
     onlyImports(
       'service-uses-engine-entry',
       'service/',
-      'service/|api/|outputs/|shared/|engine/index\\.ts$',
+      'service/|api/|outputs/|shared/|engine/index\\.ts$|mcp/',
       'The service reaches the engine through its public entry only.',
     ),
     onlyImports(

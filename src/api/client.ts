@@ -302,6 +302,14 @@ export class ServiceClient {
     return this.#http.toFile({ method: 'GET', path: presignedUrl, presigned: true }, destPath);
   }
 
+  // Any call of the interface, for callers that compose their own (the MCP tools, src/mcp)
+
+  /** Sends one request (an absolute pre-signed URL when `presigned`); the answer's bytes and Content-Type. Errors throw ApiError. */
+  send(req: { method: HttpMethod; path: string; presigned?: boolean; query?: Record<string, QueryValue>; json?: unknown; bytes?: Buffer }) {
+    const { bytes, ...rest } = req;
+    return this.#http.bytes({ ...rest, ...(bytes ? { body: () => ({ body: bytes, headers: { 'content-type': 'application/octet-stream' } }) } : {}) });
+  }
+
   #json<T>(method: HttpMethod, path: string, extra: { query?: Record<string, QueryValue>; json?: unknown } = {}): Promise<T> {
     return this.#http.json<T>({ method, path, ...extra });
   }

@@ -117,6 +117,14 @@ export class HttpClient {
     return this.#send(req, (res) => res.body.text());
   }
 
+  /** Sends the request and returns the response body's bytes and Content-Type, whatever the type. */
+  bytes(req: HttpRequest): Promise<{ bytes: Buffer; contentType: string | undefined }> {
+    return this.#send(req, async (res) => {
+      const type = res.headers['content-type'];
+      return { bytes: Buffer.from(await res.body.arrayBuffer()), contentType: Array.isArray(type) ? type[0] : type };
+    });
+  }
+
   /** Streams the response body to destPath (through a .part file, renamed when complete). Returns bytes written. */
   toFile(req: HttpRequest, destPath: string): Promise<number> {
     return this.#send(req, async (res) => {

@@ -39,3 +39,23 @@ function otherDetail(e: LedgerEvent): Record<string, unknown> | null {
   if (e.to !== null) delete rest.to;
   return Object.keys(rest).length ? rest : null;
 }
+
+/** An input as `docdrop status --json` and the MCP ledger tools show it. */
+export function inputView(r: InputRecord) {
+  return {
+    id: r.id,
+    rule: r.rule,
+    state: r.state,
+    path: r.path,
+    final_path: r.finalPath,
+    size: r.size,
+    sha256: r.sha256,
+    document_id: r.documentId,
+    request_id: r.requestId,
+    attempts: r.attempts,
+    last_error: r.lastError,
+    outputs: r.result?.outputs ?? [],
+    created_at: new Date(r.createdAt).toISOString(),
+    updated_at: new Date(r.updatedAt).toISOString(),
+  };
+}

@@ -5,7 +5,7 @@ import { DEFAULT_CONFIG, reportingErrors } from './run-command.js';
 import { loadConfig } from '../daemon/config/config.js';
 import { INPUT_STATES, type InputRecord, type InputState, type Ledger, type WaitingFile } from '../daemon/ledger/ledger.js';
 import { openLedger } from '../daemon/ledger/open-ledger.js';
-import { eventView, historyTable } from './input-history.js';
+import { eventView, historyTable, inputView as view } from './input-history.js';
 import { serviceLines, serviceStatus } from './service-status.js';
 
 interface StatusArgs {
@@ -85,25 +85,6 @@ async function newest(ledger: Ledger, state: InputState | undefined, limit: numb
 /** A stable file not taken yet because it does not look complete (see README, "Files still being written"). */
 function waitingView(w: WaitingFile) {
   return { rule: w.rule, path: w.path, size: w.size, reason: w.reason, since: new Date(w.since).toISOString(), until: new Date(w.until).toISOString() };
-}
-
-function view(r: InputRecord) {
-  return {
-    id: r.id,
-    rule: r.rule,
-    state: r.state,
-    path: r.path,
-    final_path: r.finalPath,
-    size: r.size,
-    sha256: r.sha256,
-    document_id: r.documentId,
-    request_id: r.requestId,
-    attempts: r.attempts,
-    last_error: r.lastError,
-    outputs: r.result?.outputs ?? [],
-    created_at: new Date(r.createdAt).toISOString(),
-    updated_at: new Date(r.updatedAt).toISOString(),
-  };
 }
 
 function table(rows: InputRecord[]): string {

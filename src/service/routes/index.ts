@@ -8,6 +8,7 @@ import { documentRoutes } from './documents.js';
 import { exportRoutes } from './export.js';
 import { healthRoutes } from './health.js';
 import { jobRoutes } from './jobs.js';
+import { mcpRoutes } from './mcp.js';
 import { createAddressPolicy } from '../usecases/address-policy.js';
 import { presignedRoutes } from './presigned.js';
 import { templateRoutes } from './templates.js';
@@ -45,5 +46,6 @@ export async function registerRoutes(app: FastifyInstance, ctx: ServiceContext):
     accountEmail: options.accountEmail,
     inboundDomain: options.inboundDomain,
   });
+  mcpRoutes(app, { publicUrl: () => ctx.publicUrl });
   healthRoutes(app, { db, filesRoot: files.root, workersRunning: () => jobs.workersRunning, metrics: jobs.metrics });
 }
