@@ -19,7 +19,8 @@ let docId: string;
 
 before(async () => {
   hooks = await startWebhookReceiver();
-  svc = await startTestService({ webhooks: { baseDelayMs: 10, maxDelayMs: 50, maxAttempts: 3 } });
+  // Loopback receivers are allowed the way URL fetches allow them (--fetch-allow-range).
+  svc = await startTestService({ fetchAllowRanges: ['127.0.0.0/8'], webhooks: { baseDelayMs: 10, maxDelayMs: 50, maxAttempts: 3 } });
   client = new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0], retry: false });
   const pdf = await writeFixture(svc.dataDir, 'inv.pdf', await invoicePdf({ number: 'W-9', total: '9.99', date: '2026-09-09' }));
   docId = (await client.uploadDocument(pdf)).document_id;
@@ -120,4 +121,25 @@ describe('webhooks', () => {
     await svc.service.context.jobs.idle();
     assert.equal(hooks.received.length, before);
   });
+});
+
+test('a receiver on a loopback address is refused without --fetch-allow-range: nothing sent, failed in the ledger with the reason', async () => {
+  const strict = await startTestService();
+  try {
+    const c = new ServiceClient({ baseUrl: strict.url, apiKey: strict.keys[0], retry: false });
+    const pdf = await writeFixture(strict.dataDir, 'inv.pdf', await invoicePdf({ number: 'P-1', total: '1.00', date: '2026-01-01' }));
+    const doc = (await c.uploadDocument(pdf)).document_id;
+    const byIp = await c.createTemplate(invoiceTemplate('to an IP', { webhook_url: `${hooks.base}/private-ip` }));
+    const byName = await c.createTemplate(invoiceTemplate('to a name', { webhook_url: `http://localhost:${hooks.port}/private-name` }));
+    const ids = [(await c.runParser(doc, { template_id: byIp.template_id })).request_id, (await c.runParser(doc, { template_id: byName.template_id })).request_id];
+    await strict.service.context.jobs.idle();
+    assert.equal(to('/private-ip').length + to('/private-name').length, 0);
+    for (const id of ids) {
+      const [row] = strict.service.context.jobs.webhooks.ledger.forRequest(id);
+      assert.deepEqual([row.state, row.attempts], ['failed', 1]);
+      assert.match(row.last_error ?? '', /not public .*--fetch-allow-range/);
+    }
+  } finally {
+    await strict.close();
+  }
 });

@@ -12,6 +12,7 @@ import type { DocumentsRepo } from '../store/documents-repo.js';
 import type { FileStore } from '../store/file-store.js';
 import { JobStore, type Job } from '../store/job-store.js';
 import type { TemplatesRepo } from '../store/templates-repo.js';
+import type { AddressPolicy } from '../usecases/address-policy.js';
 import { createWebhookDeliveriesRepo } from '../store/webhook-deliveries-repo.js';
 import { createJobMetrics, type JobMetrics } from './job-metrics.js';
 import { createJobRunner } from './job-runner.js';
@@ -33,6 +34,8 @@ export interface JobsRuntimeDeps {
   /** Jobs processed at once (--job-concurrency). */
   concurrency: number;
   webhooks?: Partial<WebhookOptions>;
+  /** Addresses webhook receivers may have (the URL-fetch policy, --fetch-allow-range). */
+  addressPolicy: AddressPolicy;
   /** Pre-signed URL of an artifact (files/artifacts/<rel>), valid ttlSeconds. */
   artifactUrl(rel: string, ttlSeconds: number): string;
 }
@@ -60,6 +63,7 @@ export class JobsRuntime {
     this.secrets = new Map(deps.apiKeys.map((k) => [accountIdForKey(k), webhookSecret(k)]));
     this.webhooks = new WebhookSender(deps.logger, createWebhookDeliveriesRepo(deps.db), (account) => this.secrets.get(account), deps.webhooks, (o) =>
       this.metrics.webhookDelivered(o),
+      deps.addressPolicy,
     );
     const { documents, templates, classifiers, files, logger, engine, faults } = deps;
     const run = createJobRunner({

@@ -4,13 +4,15 @@
 // (store/webhook-deliveries-repo.ts), so a restart resumes it. Deliveries run detached from the worker
 // pool: a slow or dead receiver never holds a job slot.
 import { createHmac, randomUUID } from 'node:crypto';
-import { request } from 'undici';
+import { isIP } from 'node:net';
+import { Agent, request } from 'undici';
 import { backoffDelayMs, parseRetryAfter } from '../../shared/backoff.js';
 import type { Logger } from '../../shared/logger.js';
 import { redactUrl } from '../../shared/redact-url.js';
 import { sleep } from '../../shared/scheduler.js';
 import { specTimestamp } from '../../shared/time.js';
 import type { WebhookDeliveriesRepo, WebhookDelivery } from '../store/webhook-deliveries-repo.js';
+import type { AddressPolicy } from '../usecases/address-policy.js';
 
 export interface WebhookOptions {
   /** Attempts per delivery, the first included. */
@@ -74,6 +76,7 @@ export class WebhookSender {
   private readonly opts: WebhookOptions;
   private readonly inFlight = new Set<Promise<DeliveryOutcome>>();
   private readonly stop = new AbortController();
+  private readonly agent: Agent;
 
   constructor(
     private readonly logger: Logger,
@@ -84,8 +87,12 @@ export class WebhookSender {
     opts: Partial<WebhookOptions> = {},
     /** Called with each final outcome (delivered or failed), not when the sender closes first. */
     private readonly onFinal: (outcome: DeliveryOutcome) => void = () => undefined,
+    /** Addresses a receiver may have: the policy of URL fetches (public, plus --fetch-allow-range). */
+    private readonly addressPolicy?: AddressPolicy,
   ) {
     this.opts = { ...DEFAULT_WEBHOOK_OPTIONS, ...opts };
+    // Connections resolve through the policy, so the address checked is the one connected to.
+    this.agent = new Agent(addressPolicy ? { connect: { lookup: addressPolicy.lookup } } : {});
   }
 
   /** Records a delivery in the ledger, starts it in the background and returns its outcome promise (callers need not await it). */
@@ -116,6 +123,7 @@ export class WebhookSender {
   async close(): Promise<void> {
     this.stop.abort(new Error('webhook sender closed'));
     await this.idle();
+    await this.agent.close();
   }
 
   private track(p: Promise<DeliveryOutcome>): Promise<DeliveryOutcome> {
@@ -179,8 +187,12 @@ export class WebhookSender {
     secret: string,
     attempt: number,
   ): Promise<{ ok: true; status: number } | { ok: false; closed?: true; retryable: boolean; status: number | null; reason: string; retryAfterMs?: number }> {
+    const notAllowed = { ok: false as const, retryable: false, status: null, reason: 'the webhook address is not public (a self-hoster can allow its range with --fetch-allow-range)' };
+    const host = new URL(d.url).hostname.replace(/^\[|\]$/g, '');
+    if (this.addressPolicy && isIP(host) && !this.addressPolicy.allows(host)) return notAllowed;
     try {
       const res = await request(d.url, {
+        dispatcher: this.agent,
         method: 'POST',
         body: d.body,
         headers: {
@@ -201,6 +213,7 @@ export class WebhookSender {
       return { ok: false, retryable, status: res.statusCode, reason: `HTTP ${res.statusCode}`, retryAfterMs: parseRetryAfter(res.headers['retry-after']) };
     } catch (err) {
       if (this.stop.signal.aborted) return { ok: false, closed: true, retryable: true, status: null, reason: 'sender closed' };
+      if ((err as { code?: string }).code === 'EADDRNOTALLOWED') return notAllowed;
       return { ok: false, retryable: true, status: null, reason: (err as Error).message };
     }
   }
