@@ -16,6 +16,7 @@ import { openDb } from './store/db.js';
 import { createDocumentsRepo } from './store/documents-repo.js';
 import { FileStore } from './store/file-store.js';
 import { createTemplatesRepo } from './store/templates-repo.js';
+import { createAddressPolicy } from './usecases/address-policy.js';
 
 export type { ServiceOptions } from './serve-options.js';
 export type { ServiceContext } from './context.js';
@@ -46,6 +47,7 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
     faults: new FaultInjector(options.faults),
     concurrency: options.jobConcurrency,
     webhooks: options.webhooks,
+    addressPolicy: createAddressPolicy(options.fetchAllowRanges),
     artifactUrl: (rel, ttl) => presign.url('GET', `/presigned/files/${rel}`, ttl),
   });
   const ctx: ServiceContext = {

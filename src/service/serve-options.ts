@@ -41,7 +41,7 @@ export const SERVE_OPTIONS = {
   'fetch-allow-range': {
     type: 'string',
     array: true,
-    describe: 'Let POST /v1/extract `url` fetch from this non-public CIDR range, e.g. 10.0.0.0/8 (repeatable; by default only public addresses)',
+    describe: 'Let POST /v1/extract `url` fetch from, and Workflow webhooks go to, this non-public CIDR range, e.g. 10.0.0.0/8 (repeatable; by default only public addresses)',
   },
   'headers-timeout-s': { type: 'number', default: 20, describe: 'A request line and headers must arrive within this time, or the connection is closed (408)' },
   'idle-timeout-s': { type: 'number', default: 120, describe: 'A connection silent this long (nothing read or written; also between keep-alive requests) is closed; keep it above the slowest answer (--llm-timeout-ms)' },

@@ -20,7 +20,7 @@ describe('serve: health paths and metrics', () => {
     hooks = createServer((req, res) => req.resume().on('end', () => res.writeHead(200).end()));
     await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
     hookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hook`;
-    svc = await startTestService();
+    svc = await startTestService({ fetchAllowRanges: ['127.0.0.0/8'] }); // the loopback webhook receiver
   });
   after(async () => {
     await svc.close();

@@ -12,10 +12,12 @@ import type { DocumentsRepo } from '../store/documents-repo.js';
 import type { FileStore } from '../store/file-store.js';
 import { JobStore, type Job } from '../store/job-store.js';
 import type { TemplatesRepo } from '../store/templates-repo.js';
+import type { AddressPolicy } from '../usecases/address-policy.js';
+import { createWebhookDeliveriesRepo } from '../store/webhook-deliveries-repo.js';
 import { createJobMetrics, type JobMetrics } from './job-metrics.js';
 import { createJobRunner } from './job-runner.js';
 import { toExtractionJob } from './job-view.js';
-import { WebhookSender, webhookSecret, type WebhookOptions } from './webhooks.js';
+import { WebhookSender, webhookEnvelope, webhookSecret, type WebhookEnvelope, type WebhookOptions } from './webhooks.js';
 import { WorkerPool } from './worker-pool.js';
 
 export interface JobsRuntimeDeps {
@@ -32,11 +34,15 @@ export interface JobsRuntimeDeps {
   /** Jobs processed at once (--job-concurrency). */
   concurrency: number;
   webhooks?: Partial<WebhookOptions>;
+  /** Addresses webhook receivers may have (the URL-fetch policy, --fetch-allow-range). */
+  addressPolicy: AddressPolicy;
   /** Pre-signed URL of an artifact (files/artifacts/<rel>), valid ttlSeconds. */
   artifactUrl(rel: string, ttlSeconds: number): string;
 }
 
-export type WebhookPayload = ExtractionJob & { document_id: string; template_id: string | null };
+/** What goes inside the envelope's `data`: the job as GET /files returns it, plus its document and Workflow. */
+export type WebhookData = ExtractionJob & { document_id: string; template_id: string | null };
+export type WebhookPayload = WebhookEnvelope<WebhookData>;
 
 export class JobsRuntime {
   readonly store: JobStore;
@@ -54,8 +60,11 @@ export class JobsRuntime {
     this.store = new JobStore(deps.db);
     this.engine = deps.engine;
     this.faults = deps.faults;
-    this.webhooks = new WebhookSender(deps.logger, deps.webhooks);
     this.secrets = new Map(deps.apiKeys.map((k) => [accountIdForKey(k), webhookSecret(k)]));
+    this.webhooks = new WebhookSender(deps.logger, createWebhookDeliveriesRepo(deps.db), (account) => this.secrets.get(account), deps.webhooks, (o) =>
+      this.metrics.webhookDelivered(o),
+      deps.addressPolicy,
+    );
     const { documents, templates, classifiers, files, logger, engine, faults } = deps;
     const run = createJobRunner({
       documents,
@@ -80,8 +89,9 @@ export class JobsRuntime {
     return this.pool.running;
   }
 
-  /** Puts jobs a crash or restart interrupted back into the queue. Call once at start. */
+  /** Puts jobs a crash or restart interrupted back into the queue, and resumes pending webhook deliveries. Call once at start. */
   resume(): number {
+    this.webhooks.resume();
     const ids = this.store.requeueUnfinished();
     for (const id of ids) this.pool.enqueue(id);
     if (ids.length) this.deps.logger.info({ jobs: ids.length }, 'resumed unfinished jobs');
@@ -118,7 +128,7 @@ export class JobsRuntime {
     const template = this.deps.templates.get(job.template_id);
     const secret = this.secrets.get(job.account);
     if (!template?.webhook_url || !secret) return;
-    const payload: WebhookPayload = { ...this.view(job), document_id: job.document_id, template_id: job.template_id };
-    void this.webhooks.deliver(template.webhook_url, payload, secret).then((outcome) => this.metrics.webhookDelivered(outcome));
+    const payload: WebhookPayload = webhookEnvelope({ ...this.view(job), document_id: job.document_id, template_id: job.template_id });
+    void this.webhooks.deliver({ account: job.account, requestId: job.request_id, url: template.webhook_url, payload });
   }
 }

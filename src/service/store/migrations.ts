@@ -100,4 +100,28 @@ export const migrations: Migration[] = [
       CREATE INDEX jobs_by_template ON jobs (account, template_id, created_at);
     `,
   },
+  {
+    // src/service/store/webhook-deliveries-repo.ts: the webhook ledger. One row per delivery; `body` is the
+    // exact bytes sent (and signed) on every attempt. The secret is not stored: it derives from the API key.
+    name: 'webhook_deliveries',
+    sql: `
+      CREATE TABLE webhook_deliveries (
+        delivery_id TEXT PRIMARY KEY,
+        account TEXT NOT NULL,
+        request_id TEXT NOT NULL,
+        url TEXT NOT NULL,
+        body TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        -- epoch milliseconds of the next attempt while pending
+        next_attempt_at INTEGER NOT NULL,
+        last_error TEXT,
+        last_status INTEGER,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_request ON webhook_deliveries (request_id);
+    `,
+  },
 ];
