@@ -36,6 +36,9 @@ export async function loadOrCreateKey(path: string): Promise<string> {
   return (await readFile(path, 'utf8')).trim();
 }
 
+/** Loopback and private networks (RFC 1918, IPv6 ULA): the embedded service may reach them. */
+export const EMBEDDED_ALLOW_RANGES = ['127.0.0.0/8', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '::1/128', 'fc00::/7'];
+
 export async function startEmbeddedService(config: DaemonConfig, logger: Logger): Promise<EmbeddedService> {
   const apiKey = config.service.api_key_source === 'generated' ? await loadOrCreateKey(embeddedKeyPath(config)) : config.service.api_key;
   // Loaded only here: the service and its engine (pdf.js, OCR, sharp) cost ~100 MB a daemon talking to a
@@ -46,6 +49,9 @@ export async function startEmbeddedService(config: DaemonConfig, logger: Logger)
     port: config.service.embedded.port,
     dataDir: config.service.embedded.data_dir,
     apiKeys: [apiKey],
+    // Its only client is this daemon, whose config the operator writes: webhooks to an automation server
+    // on the LAN (and URL fetches there) must work, as they would from the operator's own machine.
+    fetchAllowRanges: EMBEDDED_ALLOW_RANGES,
     // The service's per-request lines would drown the daemon's own; they show at debug.
     logger: logger.child({ component: 'service' }, { level: ['debug', 'trace'].includes(logger.level) ? logger.level : 'warn' }),
   });
