@@ -196,7 +196,12 @@ export async function startDovecot(users: Record<string, string>, opts: { tls?: 
         }
         await new Promise((r) => setTimeout(r, 50));
       }
-      if (up) return handle(dir, host, port, users, child, cert, opts.tls === true);
+      // The port may answer for another process that took it first (parallel test files each start a
+      // dovecot); ours then dies on bind soon after. Only a process still alive a moment later is ours.
+      if (up) await new Promise((r) => setTimeout(r, 300));
+      if (up && child.exitCode === null && child.signalCode === null) return handle(dir, host, port, users, child, cert, opts.tls === true);
+      if (up) lastError = new Error(`dovecot exited after its port answered (taken by another process?) on port ${port}:\n${await logTail(dir, stderr)}`);
+      if (up) continue;
 
       const exited = child.exitCode !== null || child.signalCode !== null || spawnError !== undefined;
       await kill(child);
