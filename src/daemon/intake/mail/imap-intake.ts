@@ -7,14 +7,15 @@
 // A message with nothing to drop, or whose attachments fail to be written 3 times in a row, is kept as
 // <name>.eml in the rule's failed folder with the reason.
 // Pieces: check-loop.ts (connection, poll and reconnect), check-mailbox.ts (which messages are new),
-// message-handler.ts (steps 2-3), attachment-drop.ts (step 1), failed-message.ts, imap-connection.ts.
+// message-handler.ts (steps 2-3), attachment-drop.ts (step 1), failed-message.ts, imap-connection.ts,
+// mailbox-login.ts (password or OAuth2: oauth2-token.ts, oauth2-endpoint.ts).
 import type { MailboxConfig, RuleConfig } from '../../config/config.js';
 import type { MailLedger } from '../../ledger/mail-ledger.js';
 import type { Logger } from '../../../shared/logger.js';
 import { createAttachmentDrop } from './attachment-drop.js';
 import { startCheckLoop, type MailboxStatus } from './check-loop.js';
 import { checkMailbox } from './check-mailbox.js';
-import { connectImap } from './imap-connection.js';
+import { mailboxConnector } from './mailbox-login.js';
 import { handleMessage } from './message-handler.js';
 
 export type { MailboxStatus };
@@ -45,7 +46,7 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
   const log = opts.logger.child({ mailbox: mb.name });
   const drop = createAttachmentDrop({ mailboxName: mb.name, rule: opts.rule, workDir: opts.workDir, log });
   return startCheckLoop({
-    connect: (onNewMail, signal) => connectImap(mb, log, onNewMail, signal),
+    connect: mailboxConnector(mb, log),
     check: (c, signal) => checkMailbox(c, mb, ledger, (c, key) => handleMessage(c, key, { mailbox: mb, ledger, drop }), signal),
     pollMs: mb.poll_s * 1000,
     reconnectMinMs: opts.reconnectMinMs ?? 1000,
