@@ -109,6 +109,10 @@ active_value = true
 `;
 }
 
+// Dovecot delays logins from an address after a failed one (up to 15 s); tests of refused tokens fail on
+// purpose, and short-lived tokens would expire while waiting.
+const NO_AUTH_PENALTY = 'service anvil {\n  unix_listener anvil-auth-penalty {\n    mode = 0\n  }\n}';
+
 function config(dir: string, port: number, tls: boolean, starttls: boolean, oauth2: boolean): string {
   return `# written by test/helpers/dovecot.ts
 base_dir = ${dir}/run
@@ -123,7 +127,7 @@ mail_location = maildir:${dir}/mail/%u
 passdb {
   driver = passwd-file
   args = scheme=PLAIN username_format=%u ${dir}/users${oauth2 ? '\n  mechanisms = plain login' : ''}
-}${oauth2 ? `\npassdb {\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n  args = ${dir}/dovecot-oauth2.conf.ext\n}` : ''}
+}${oauth2 ? `\npassdb {\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n  args = ${dir}/dovecot-oauth2.conf.ext\n}\n${NO_AUTH_PENALTY}` : ''}
 userdb {
   driver = static
   args = uid=${MAIL_UID} gid=${MAIL_GID} home=${dir}/mail/%u

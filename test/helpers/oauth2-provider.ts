@@ -36,9 +36,15 @@ export interface TestProvider {
   issueRefreshToken(): string;
   /** Refresh tokens and access tokens stop working (a revoked consent). */
   revokeAll(): void;
+  /** Access tokens issued so far stop working; refresh tokens still do. */
+  revokeAccessTokens(): void;
+  /** When an issued access token expires (ms since the epoch); 0 for one never issued. */
+  expiryOf(accessToken: string): number;
   /** Every token request, by grant type (never the secrets). */
   tokenRequests: { grant: string; refreshToken?: string; error?: string }[];
   introspections: IntrospectCall[];
+  /** Lifetime of the access tokens issued from now on, seconds (starts as ProviderOptions.expiresIn). */
+  expiresIn: number;
   /** Access tokens issued, in order, with the refresh token issued alongside. */
   issued: { accessToken: string; refreshToken?: string }[];
   /** Called on each introspection before it is answered (the crash test kills the daemon here). */
@@ -49,6 +55,7 @@ export interface TestProvider {
 export async function startTestProvider(o: ProviderOptions): Promise<TestProvider> {
   const refreshTokens = new Set<string>();
   const accessTokens = new Map<string, { expiresAt: number }>();
+  const expiries = new Map<string, number>();
   const devicePolls = [...(o.devicePolls ?? [])];
   const deviceCodes = new Set<string>();
   const token = (prefix: string) => `${prefix}-${randomBytes(12).toString('hex')}`;
@@ -60,6 +67,7 @@ export async function startTestProvider(o: ProviderOptions): Promise<TestProvide
     introspectionUrl: '',
     tokenRequests: [],
     introspections: [],
+    expiresIn: o.expiresIn ?? 3600,
     issued: [],
     issueRefreshToken() {
       const rt = token('rt');
@@ -70,13 +78,18 @@ export async function startTestProvider(o: ProviderOptions): Promise<TestProvide
       refreshTokens.clear();
       accessTokens.clear();
     },
+    revokeAccessTokens() {
+      accessTokens.clear();
+    },
+    expiryOf: (at) => expiries.get(at) ?? 0,
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
 
   const grantTokens = (res: ServerResponse, withRefresh: string | undefined) => {
     const at = token('at');
-    const expiresIn = o.expiresIn ?? 3600;
+    const expiresIn = provider.expiresIn;
     accessTokens.set(at, { expiresAt: Date.now() + expiresIn * 1000 });
+    expiries.set(at, Date.now() + expiresIn * 1000);
     provider.issued.push({ accessToken: at, ...(withRefresh ? { refreshToken: withRefresh } : {}) });
     json(res, 200, { access_token: at, token_type: 'Bearer', expires_in: expiresIn, ...(withRefresh ? { refresh_token: withRefresh } : {}) });
   };
