@@ -43,7 +43,7 @@ export async function connectImap(mb: MailboxConfig, log: Logger, onNewMail: () 
     signal.removeEventListener('abort', abort);
   }
   if (!c.secureConnection) {
-    log.warn({ host: mb.host }, 'mailbox connected without TLS: the password or token went in cleartext (insecure_plaintext: true)');
+    log.warn({ host: mb.host }, `mailbox connected without TLS: the ${accessToken === undefined ? 'password' : 'access token'} went in cleartext (insecure_plaintext: true)`);
   }
   log.info({ host: mb.host, folder: mb.folder }, 'mailbox connected');
   return c;
