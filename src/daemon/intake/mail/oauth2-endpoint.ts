@@ -85,13 +85,7 @@ async function postForm(url: string, form: Record<string, string | undefined>, s
     const code = (err as { code?: string }).code;
     throw new MailLoginError(`cannot reach ${where}: ${(err as Error).message}`, false, code);
   }
-  const text = await res.body.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
+  const json: unknown = await res.body.json().catch(() => undefined);
   if (res.statusCode >= 200 && res.statusCode < 300) {
     if (json === undefined) throw new MailLoginError(`${where} answered HTTP ${res.statusCode} without JSON`, false);
     return json;
