@@ -10,6 +10,7 @@ import { retryCommand } from './retry-command.js';
 import { classifiersCommand, workflowsCommand } from './definitions-command.js';
 import { tryCommand } from './try-command.js';
 import { doctorCommand } from './doctor-command.js';
+import { mailCommand } from './mail-command.js';
 
 await yargs(hideBin(process.argv))
   .scriptName('docdrop')
@@ -23,7 +24,8 @@ await yargs(hideBin(process.argv))
   .command(workflowsCommand)
   .command(classifiersCommand)
   .command(doctorCommand)
-  .demandCommand(1, 'Name a command: serve, run, process, try, status, retry, workflows, classifiers or doctor.')
+  .command(mailCommand)
+  .demandCommand(1, 'Name a command: serve, run, process, try, status, retry, workflows, classifiers, doctor or mail.')
   .strict()
   .recommendCommands()
   // A wrong or missing option is one line naming it and where the help is, not the whole help text.
