@@ -83,3 +83,13 @@ test('docdrop mail login NAME prints the page and the code, stores the token and
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /^docdrop mail login: no mailbox is named "nope" in .*; expected one of "ap"\n$/);
 });
+
+test('docdrop mail login refuses a Maildir mailbox: it has no login', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'docdrop-device-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const config = join(dir, 'docdrop.yaml');
+  await writeFile(config, 'rules:\n  - { name: invoices, watch: ./in, workflow: Invoices }\nmailboxes:\n  - { name: scans, maildir: ./scans, rule: invoices }\n');
+  const r = await docdrop(['mail', 'login', 'scans', '--config', config]);
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr, `docdrop mail login: mailbox scans is a local Maildir (${join(dir, 'scans')}): it has no login, there is nothing to sign in\n`);
+});
