@@ -4,8 +4,10 @@ import { ApiError } from '../api/api-error.js';
 import type { ServiceClient } from '../api/client.js';
 import type { Classifier, Workflow } from '../api/types.js';
 import type { DaemonConfig } from '../daemon/config/config.js';
-import { connectImap, describeImapError } from '../daemon/intake/mail/imap-connection.js';
+import { describeImapError } from '../daemon/intake/mail/imap-connection.js';
+import { mailboxConnector } from '../daemon/intake/mail/mailbox-login.js';
 import { checkMaildir } from '../daemon/intake/mail/maildir-source.js';
+import { MailLoginError } from '../daemon/intake/mail/oauth2-endpoint.js';
 import { resolveTargets, TargetResolutionError } from '../daemon/pipeline/resolve-targets.js';
 import { silentLogger } from '../shared/logger.js';
 import { redactUrl } from '../shared/redact-url.js';
@@ -58,7 +60,10 @@ export async function ruleTargetChecks(config: DaemonConfig, client: ServiceClie
   return out;
 }
 
-/** Each IMAP mailbox logs in and out with its configured TLS settings, within `timeoutMs`; each Maildir is there. */
+/**
+ * Each IMAP mailbox logs in and out with its configured TLS settings and login (password or OAuth2 token),
+ * within `timeoutMs`; each Maildir is there (no login: nothing of OAuth2 applies).
+ */
 export async function mailboxChecks(config: DaemonConfig, timeoutMs = 20_000): Promise<Check[]> {
   return Promise.all(
     config.mailboxes.map(async (mb): Promise<Check> => {
@@ -71,12 +76,15 @@ export async function mailboxChecks(config: DaemonConfig, timeoutMs = 20_000): P
       }
       const where = `${mb.user}@${mb.host}:${mb.port}`;
       try {
-        const c = await connectImap(mb, silentLogger, () => {}, AbortSignal.timeout(timeoutMs));
+        const c = await mailboxConnector(mb, silentLogger)(() => {}, AbortSignal.timeout(timeoutMs));
         await c.logout().catch(() => c.close());
-        return { status: 'pass', name, detail: `${where} logs in (${c.secureConnection ? 'TLS' : 'no TLS: insecure_plaintext'})` };
+        const how = mb.auth.type === 'oauth2' ? `, OAuth2 ${mb.auth.grant === 'client_credentials' ? 'app-only' : 'refresh token'}` : '';
+        return { status: 'pass', name, detail: `${where} logs in (${c.secureConnection ? 'TLS' : 'no TLS: insecure_plaintext'}${how})` };
       } catch (err) {
         const e = describeImapError(err);
-        if (e.authenticationFailed) return { status: 'fail', name, detail: `${where} refuses the login: wrong user or password${e.response ? ` (${String(e.response)})` : ''}` };
+        if (err instanceof MailLoginError) return { status: 'fail', name, detail: `${where}: no access token: ${err.message}` };
+        const wrong = mb.auth.type === 'oauth2' ? 'the access token is refused (check the scope and the user\'s mailbox permission)' : 'wrong user or password';
+        if (e.authenticationFailed) return { status: 'fail', name, detail: `${where} refuses the login: ${wrong}${e.response ? ` (${String(e.response)})` : ''}` };
         return { status: 'fail', name, detail: `${where} cannot be reached: ${String(e.message ?? err)}${e.code ? ` (${String(e.code)})` : ''}` };
       }
     }),

@@ -11,6 +11,7 @@ import { classifiersCommand, workflowsCommand } from './definitions-command.js';
 import { tryCommand } from './try-command.js';
 import { doctorCommand } from './doctor-command.js';
 import { mcpCommand } from './mcp-command.js';
+import { mailCommand } from './mail-command.js';
 
 await yargs(hideBin(process.argv))
   .scriptName('docdrop')
@@ -24,8 +25,9 @@ await yargs(hideBin(process.argv))
   .command(workflowsCommand)
   .command(classifiersCommand)
   .command(doctorCommand)
+  .command(mailCommand)
   .command(mcpCommand)
-  .demandCommand(1, 'Name a command: serve, run, process, try, status, retry, workflows, classifiers, doctor or mcp.')
+  .demandCommand(1, 'Name a command: serve, run, process, try, status, retry, workflows, classifiers, doctor, mail or mcp.')
   .strict()
   .recommendCommands()
   // A wrong or missing option is one line naming it and where the help is, not the whole help text.

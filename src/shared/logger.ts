@@ -22,7 +22,9 @@ export function logFormatFor(asked: LogFormat | undefined, stderr: { isTTY?: boo
   return asked ?? (stderr.isTTY ? 'pretty' : 'json');
 }
 
-const SECRET_KEYS = ['api_key', 'apiKey', 'api_keys', 'apiKeys', 'password', 'pass', 'secret', 'x-api-key', 'authorization'];
+const SECRET_KEYS = ['api_key', 'apiKey', 'api_keys', 'apiKeys', 'password', 'pass', 'secret', 'x-api-key', 'authorization',
+  // OAuth2 mailboxes (mailboxes[].auth, token answers)
+  'client_secret', 'access_token', 'accessToken', 'refresh_token'];
 // A top-level key is written `["k"]`: the quoted form `"k"` matches nothing (a top-level api_key was logged).
 const redactPaths = SECRET_KEYS.flatMap((k) => [`["${k}"]`, `*["${k}"]`, `*.*["${k}"]`, `headers["${k}"]`, `req.headers["${k}"]`]);
 

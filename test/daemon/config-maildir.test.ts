@@ -49,3 +49,8 @@ test('an IMAP mailbox still needs its user', () => {
   const got = problems(rules + 'mailboxes:\n  - { name: a, host: h, password: p, rule: invoices }\n');
   assert.deepEqual(got, ['mailboxes[0].user: required with host (the login name)']);
 });
+
+test('auth (OAuth2) is refused with maildir: a Maildir has no login', () => {
+  const got = problems(rules + 'mailboxes:\n  - { name: a, maildir: /m, rule: invoices, auth: { type: oauth2, provider: google, client_id: cid } }\n');
+  assert.deepEqual(got, ['mailboxes[0].auth: only used with host (IMAP), not with maildir']);
+});

@@ -58,6 +58,8 @@ export interface Dovecot {
   append(user: string, raw: string | Buffer, folder?: string, flags?: string[]): Promise<void>;
   /** Every message in the folder, by uid. Flags leave out \Recent (per-session, not stored). */
   list(user: string, folder?: string): Promise<DovecotMessage[]>;
+  /** Disconnects every IMAP session of `user` (doveadm kick): its clients must reconnect and log in again. */
+  kick(user: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -95,7 +97,23 @@ function canConnect(host: string, port: number): Promise<boolean> {
   });
 }
 
-function config(dir: string, port: number, tls: boolean, starttls: boolean): string {
+/** The oauth2 passdb's settings: tokens are checked by POSTing them to `introspectionUrl` (active: true, username). */
+function oauth2Config(introspectionUrl: string): string {
+  return `# written by test/helpers/dovecot.ts
+introspection_mode = post
+introspection_url = ${introspectionUrl}
+force_introspection = yes
+username_attribute = username
+active_attribute = active
+active_value = true
+`;
+}
+
+// Dovecot delays logins from an address after a failed one (up to 15 s); tests of refused tokens fail on
+// purpose, and short-lived tokens would expire while waiting.
+const NO_AUTH_PENALTY = 'service anvil {\n  unix_listener anvil-auth-penalty {\n    mode = 0\n  }\n}';
+
+function config(dir: string, port: number, tls: boolean, starttls: boolean, oauth2: boolean): string {
   return `# written by test/helpers/dovecot.ts
 base_dir = ${dir}/run
 state_dir = ${dir}/state
@@ -103,13 +121,13 @@ log_path = ${dir}/dovecot.log
 protocols = imap
 listen = 127.0.0.1
 ${tls ? `ssl = required\nssl_cert = <${dir}/cert.pem\nssl_key = <${dir}/key.pem` : starttls ? `ssl = yes\nssl_cert = <${dir}/cert.pem\nssl_key = <${dir}/key.pem` : 'ssl = no'}
-auth_mechanisms = plain login
+auth_mechanisms = plain login${oauth2 ? ' xoauth2 oauthbearer' : ''}
 auth_failure_delay = 0
 mail_location = maildir:${dir}/mail/%u
 passdb {
   driver = passwd-file
-  args = scheme=PLAIN username_format=%u ${dir}/users
-}
+  args = scheme=PLAIN username_format=%u ${dir}/users${oauth2 ? '\n  mechanisms = plain login' : ''}
+}${oauth2 ? `\npassdb {\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n  args = ${dir}/dovecot-oauth2.conf.ext\n}\n${NO_AUTH_PENALTY}` : ''}
 userdb {
   driver = static
   args = uid=${MAIL_UID} gid=${MAIL_GID} home=${dir}/mail/%u
@@ -152,8 +170,10 @@ async function kill(child: ChildProcess): Promise<void> {
  * Starts dovecot as root with one passwd-file entry per user; resolves once the IMAP port accepts
  * connections. `tls`: implicit TLS (IMAPS) with a fresh self-signed certificate for 127.0.0.1 (`cert`);
  * `starttls`: a plain port that offers STARTTLS with such a certificate. Neither: plain, no STARTTLS.
+ * `oauth2`: also an oauth2 passdb (XOAUTH2 and OAUTHBEARER) that checks each access token at this
+ * introspection URL (a local stand-in for the identity provider); the users' passwords still work too.
  */
-export async function startDovecot(users: Record<string, string>, opts: { tls?: boolean; starttls?: boolean } = {}): Promise<Dovecot> {
+export async function startDovecot(users: Record<string, string>, opts: { tls?: boolean; starttls?: boolean; oauth2?: { introspectionUrl: string } } = {}): Promise<Dovecot> {
   if (!hasDovecot || !dovecotBin) throw new Error('dovecot not installed or not root (apt-get install dovecot-imapd)');
   const host = '127.0.0.1';
   const dir = await mkdtemp(join(tmpdir(), 'docdrop-dovecot-'));
@@ -179,7 +199,8 @@ export async function startDovecot(users: Record<string, string>, opts: { tls?: 
     for (let attempt = 0; attempt < 3; attempt++) {
       const port = await freePort();
       const confFile = join(dir, 'dovecot.conf');
-      await writeFile(confFile, config(dir, port, opts.tls === true, opts.starttls === true));
+      await writeFile(confFile, config(dir, port, opts.tls === true, opts.starttls === true, opts.oauth2 !== undefined));
+      if (opts.oauth2) await writeFile(join(dir, 'dovecot-oauth2.conf.ext'), oauth2Config(opts.oauth2.introspectionUrl));
       await rm(join(dir, 'dovecot.log'), { force: true });
       const child = spawn(dovecotBin, ['-F', '-c', confFile], { stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
@@ -286,6 +307,11 @@ function handle(dir: string, host: string, port: number, users: Record<string, s
         }
         return out.sort((a, b) => a.uid - b.uid);
       }),
+    kick: async (user) => {
+      const r = spawnSync('doveadm', ['-c', join(dir, 'dovecot.conf'), 'kick', user], { encoding: 'utf8' });
+      // Exit 68 (EX_NOUSER): no session to kick, which is fine.
+      if (r.status !== 0 && r.status !== 68) throw new Error(`doveadm kick ${user} failed (${r.status}): ${r.stderr}`);
+    },
     stop: async () => {
       await kill(child);
       await rm(dir, { recursive: true, force: true });

@@ -11,13 +11,16 @@ import type { z } from 'zod';
 import { redactUrl } from '../../shared/redact-url.js';
 import { interpolateTree, MissingEnvError } from './env-vars.js';
 import { checkUniqueDefinitions } from './definitions-schema.js';
+import { providerPreset, type OAuth2Provider } from './oauth2-providers.js';
 import {
   configSchema,
+  DEFAULT_MICROSOFT_TENANT,
   INPUT_PLACEHOLDERS,
   OCR_ONLY_MODELS,
   OCR_ONLY_OPTIONS,
   OUTPUT_PLACEHOLDERS,
   type RawConfig,
+  type RawMailAuth,
   type RawMailbox,
   type RawNotify,
   type RawRule,
@@ -43,9 +46,36 @@ export type RuleConfig = DeepReadonly<
   }
 >;
 
-/** An IMAP mailbox with its password read (from password_file too). Never log it: log describeConfig(config). */
+/**
+ * How a mailbox logs in, resolved: provider presets filled in, the grant chosen, the client secret read.
+ * `refresh_token`: the token in refresh_token_file (read and rotated at run time, never here);
+ * `client_credentials`: app-only, with the client secret and no refresh token.
+ */
+export type MailAuthConfig =
+  | { type: 'password' }
+  | {
+      type: 'oauth2';
+      grant: 'refresh_token' | 'client_credentials';
+      provider?: OAuth2Provider;
+      token_url: string;
+      /** Where `docdrop mail login` asks for a device code; undefined when neither preset nor config names one. */
+      device_authorization_url?: string;
+      client_id: string;
+      /** The secret. Never log it. */
+      client_secret?: string;
+      refresh_token_file?: string;
+      scope?: string;
+    };
+
+/** An IMAP mailbox with its password (or client secret) read. Never log it: log describeConfig(config). */
 export type MailboxConfig = DeepReadonly<
-  Omit<RawMailbox, 'password' | 'password_file' | 'host' | 'user' | 'maildir'> & { host: string; user: string; password: string; maildir?: undefined }
+  Omit<RawMailbox, 'password' | 'password_file' | 'host' | 'user' | 'maildir' | 'auth'> & {
+    host: string;
+    user: string;
+    password: string;
+    auth: MailAuthConfig;
+    maildir?: undefined;
+  }
 >;
 
 /** The keys a Maildir mailbox takes; the IMAP ones are refused with maildir. */
@@ -99,7 +129,8 @@ export class ConfigError extends Error {
 export interface ConfigLoadOptions {
   /**
    * `skip` for commands that only read the ledger (`status`, `retry`): the service key, mailbox and SMTP
-   * passwords (`api_key`, `api_key_file`, `password`, `password_file`) are neither expanded nor read, so
+   * passwords (`api_key`, `api_key_file`, `password`, `password_file`) and a mailbox's OAuth2 files
+   * (`auth.client_secret_file`, `auth.refresh_token_file`) are neither expanded nor read, so
    * a `${CREDENTIALS_DIRECTORY}` that only exists inside the systemd unit does not stop them. They come
    * back empty. Default `read`.
    */
@@ -196,7 +227,11 @@ export function describeConfig(config: DaemonConfig): Record<string, unknown> {
   };
   copy.service.api_key = '[redacted]';
   copy.service.base_url = redactUrl(config.service.base_url);
-  for (const m of copy.mailboxes) if ('password' in m) m.password = '[redacted]';
+  for (const m of copy.mailboxes) {
+    if ('password' in m) m.password = '[redacted]';
+    const auth = m.auth as { client_secret?: string } | undefined;
+    if (auth?.client_secret !== undefined) auth.client_secret = '[redacted]';
+  }
   if (copy.notify?.smtp.password !== undefined) copy.notify.smtp.password = '[redacted]';
   return copy as unknown as Record<string, unknown>;
 }
@@ -273,7 +308,14 @@ function withoutSecrets(tree: unknown): unknown {
   return {
     ...tree,
     ...(isMapping(tree.service) ? { service: drop(tree.service, ['api_key', 'api_key_file']) } : {}),
-    ...(Array.isArray(tree.mailboxes) ? { mailboxes: tree.mailboxes.map((m) => drop(m, ['password', 'password_file'])) } : {}),
+    ...(Array.isArray(tree.mailboxes)
+      ? {
+          mailboxes: tree.mailboxes.map((m) => {
+            const rest = drop(m, ['password', 'password_file']);
+            return isMapping(rest) && isMapping(rest.auth) ? { ...rest, auth: drop(rest.auth, ['client_secret_file', 'refresh_token_file']) } : rest;
+          }),
+        }
+      : {}),
     ...(isMapping(tree.notify) ? { notify: { ...tree.notify, smtp: drop(tree.notify.smtp, ['password', 'password_file']) } } : {}),
   };
 }
@@ -323,17 +365,66 @@ function resolveMailbox(
   readSecrets: boolean,
   problems: string[],
 ): MailboxConfig {
-  const { password, password_file, maildir: _none, host, user, ...rest } = mailbox;
+  const { password, password_file, maildir: _none, host, user, auth: rawAuth, ...rest } = mailbox;
   checkMailboxRule(mailbox, at, rules, problems);
   if (user === undefined) problems.push(`${at}.user: required with host (the login name)`);
   if (mailbox.tls && mailbox.insecure_plaintext) problems.push(`${at}.insecure_plaintext: only used with tls: false, but tls is true`);
   const caFile = mailbox.tls_ca_file === undefined ? undefined : absolutePath(mailbox.tls_ca_file, baseDir);
   if (caFile !== undefined) checkCaFile(caFile, `${at}.tls_ca_file`, problems);
-  const imap = { ...rest, host: host!, user: user ?? '', tls_ca_file: caFile };
-  if (!readSecrets) return { ...imap, password: '' };
+  const auth = resolveMailAuth(rawAuth, `${at}.auth`, mailbox.name, baseDir, readSecrets, problems);
+  if (auth.type === 'oauth2' && (password !== undefined || password_file !== undefined)) {
+    problems.push(`${at}.${password !== undefined ? 'password' : 'password_file'}: not used with auth.type: oauth2 (the login is an access token); remove it`);
+  }
+  const imap = { ...rest, host: host!, user: user ?? '', tls_ca_file: caFile, auth };
+  if (!readSecrets || auth.type === 'oauth2') return { ...imap, password: '' };
   const secret = readSecret(password, password_file, `${at}.password`, baseDir, problems);
-  if (secret === undefined) problems.push(`${at}.password: required (write password: \${IMAP_PASSWORD} or password_file: PATH)`);
+  if (secret === undefined) problems.push(`${at}.password: required (write password: \${IMAP_PASSWORD} or password_file: PATH, or use auth.type: oauth2)`);
   return { ...imap, password: secret?.value ?? '' };
+}
+
+const OAUTH2_KEYS = ['provider', 'tenant', 'token_url', 'device_authorization_url', 'client_id', 'client_secret_file', 'refresh_token_file', 'scope'] as const;
+
+/**
+ * oauth2: a provider preset fills what is not written; refresh_token_file selects the refresh-token grant,
+ * a client_secret_file without it the client-credentials grant (app-only access, e.g. shared mailboxes).
+ */
+function resolveMailAuth(raw: RawMailAuth, at: string, mailboxName: string, baseDir: string, readSecrets: boolean, problems: string[]): MailAuthConfig {
+  if (raw.type === 'password') {
+    for (const key of OAUTH2_KEYS) if (raw[key] !== undefined) problems.push(`${at}.${key}: only used with type: oauth2, but type is password`);
+    return { type: 'password' };
+  }
+  if (raw.tenant !== undefined && raw.provider !== 'microsoft365') {
+    problems.push(`${at}.tenant: only used with provider: microsoft365, got provider ${raw.provider ?? '(none)'}`);
+  }
+  const preset = raw.provider ? providerPreset(raw.provider, raw.tenant ?? DEFAULT_MICROSOFT_TENANT) : undefined;
+  if (raw.client_id === undefined) problems.push(`${at}.client_id: required with type: oauth2 (the application (client) id of your app registration)`);
+  const token_url = raw.token_url ?? preset?.token_url;
+  if (token_url === undefined) problems.push(`${at}.token_url: required with type: oauth2 unless provider is set (microsoft365 or google)`);
+  // status and retry load the config without the secret keys (withoutSecrets): the grant cannot be told then.
+  const grant = raw.refresh_token_file !== undefined || !readSecrets ? 'refresh_token' : raw.client_secret_file !== undefined ? 'client_credentials' : undefined;
+  if (grant === undefined) {
+    problems.push(
+      `${at}.refresh_token_file: required with type: oauth2 (where \`docdrop mail login ${mailboxName}\` stores the refresh token); ` +
+        'or, for app-only access (client-credentials grant), client_secret_file without refresh_token_file',
+    );
+  }
+  if (grant === 'client_credentials' && raw.provider === 'google') {
+    problems.push(`${at}.refresh_token_file: required with provider google: Google has no client-credentials grant for IMAP`);
+  }
+  const secret = readSecrets ? readSecret(undefined, raw.client_secret_file, `${at}.client_secret`, baseDir, problems) : undefined;
+  const device = raw.device_authorization_url ?? preset?.device_authorization_url;
+  const scope = raw.scope ?? (grant === 'client_credentials' ? preset?.app_scope : preset?.scope);
+  return {
+    type: 'oauth2',
+    grant: grant ?? 'refresh_token',
+    ...(raw.provider ? { provider: raw.provider } : {}),
+    token_url: token_url ?? '',
+    ...(device ? { device_authorization_url: device } : {}),
+    client_id: raw.client_id ?? '',
+    ...(secret ? { client_secret: secret.value } : {}),
+    ...(raw.refresh_token_file !== undefined ? { refresh_token_file: absolutePath(raw.refresh_token_file, baseDir) } : {}),
+    ...(scope ? { scope } : {}),
+  };
 }
 
 function resolveNotify(notify: RawNotify, baseDir: string, readSecrets: boolean, problems: string[]): NotifyConfig {
@@ -453,7 +544,7 @@ export function formatIssue(issue: z.core.$ZodIssue): string {
   const path = formatPath(issue.path);
   const at = path ? `${path}: ` : '';
   // Never echo a secret back, even a mistyped one.
-  const secret = /api_key|password/.test(path);
+  const secret = /api_key|password|client_secret/.test(path);
   // A refinement reported on a child path carries the parent as input: naming "a list" there would mislead.
   const aboutParent = issue.code === 'custom' && typeof issue.input === 'object' && issue.input !== null;
   const got = 'input' in issue && !aboutParent ? (secret ? 'a value of the wrong kind' : describeValue(issue.input)) : undefined;

@@ -94,6 +94,28 @@ export const ruleSchema = z.strictObject({
   notify: ruleNotifySchema.optional(),
 });
 
+/** Microsoft 365 tenant of `auth.provider: microsoft365` when `auth.tenant` is not written. */
+export const DEFAULT_MICROSOFT_TENANT = 'organizations';
+
+/**
+ * How a mailbox logs in. oauth2: an access token from token_url (XOAUTH2/OAUTHBEARER), with the refresh
+ * token in refresh_token_file (`docdrop mail login`), or app-only (client-credentials grant) when there is
+ * a client_secret_file and no refresh_token_file. A provider preset fills token_url, scope and the device
+ * endpoint. Cross-key rules are checked in config.ts.
+ */
+export const mailAuthSchema = z.strictObject({
+  type: z.enum(['password', 'oauth2']).default('password'),
+  provider: z.enum(['microsoft365', 'google']).optional(),
+  /** provider microsoft365 only: the directory (tenant) id or domain; DEFAULT_MICROSOFT_TENANT when absent. */
+  tenant: z.string().regex(/^[A-Za-z0-9.-]{1,100}$/, 'expected a tenant id or domain (letters, digits, "." and "-")').optional(),
+  token_url: z.url({ protocol: /^https?$/, error: 'expected an http(s):// URL' }).optional(),
+  device_authorization_url: z.url({ protocol: /^https?$/, error: 'expected an http(s):// URL' }).optional(),
+  client_id: nonEmpty().optional(),
+  client_secret_file: nonEmpty().optional(),
+  refresh_token_file: nonEmpty().optional(),
+  scope: nonEmpty().optional(),
+});
+
 /**
  * A mailbox whose mail attachments are dropped into a rule's watched folder: an IMAP server (host) or a
  * local Maildir (maildir), exactly one of them (config.ts checks, and refuses IMAP keys with maildir).
@@ -115,6 +137,8 @@ export const mailboxSchema = z.strictObject({
   user: nonEmpty().optional(),
   password: z.string().optional(),
   password_file: nonEmpty().optional(),
+  /** Login: password (default: password or password_file above) or oauth2. */
+  auth: mailAuthSchema.prefault({}),
   folder: nonEmpty().default('INBOX'),
   /** The rule whose watched folder receives the attachments. */
   rule: nonEmpty(),
@@ -222,5 +246,6 @@ export const configSchema = z.strictObject({
 export type RawConfig = z.output<typeof configSchema>;
 export type RawRule = z.output<typeof ruleSchema>;
 export type RawMailbox = z.output<typeof mailboxSchema>;
+export type RawMailAuth = z.output<typeof mailAuthSchema>;
 export type RunOptions = z.output<typeof runOptionsSchema>;
 export type RawNotify = z.output<typeof notifySchema>;

@@ -6,11 +6,12 @@ import type { MailboxConfig } from '../../config/config.js';
 import type { Logger } from '../../../shared/logger.js';
 
 /**
- * Connects and logs in; `onNewMail` runs whenever the server announces new mail (IDLE push). A failed
- * attempt, or one cut short by `signal` (stop), closes its socket: imapflow leaves it open after a
+ * Connects and logs in, with the password or, given `accessToken`, with OAuth2 (OAUTHBEARER or XOAUTH2,
+ * whichever the server offers); `onNewMail` runs whenever the server announces new mail (IDLE push). A
+ * failed attempt, or one cut short by `signal` (stop), closes its socket: imapflow leaves it open after a
  * refused login, and a process with open sockets does not exit.
  */
-export async function connectImap(mb: MailboxConfig, log: Logger, onNewMail: () => void, signal: AbortSignal): Promise<ImapFlow> {
+export async function connectImap(mb: MailboxConfig, log: Logger, onNewMail: () => void, signal: AbortSignal, accessToken?: string): Promise<ImapFlow> {
   // Read at each connect, so a renewed certificate is picked up without a restart.
   const ca = mb.tls_ca_file ? [...tls.rootCertificates, await readFile(mb.tls_ca_file, 'utf8')] : undefined;
   signal.throwIfAborted();
@@ -22,7 +23,7 @@ export async function connectImap(mb: MailboxConfig, log: Logger, onNewMail: () 
     // server lacks it), unless cleartext was allowed; then it is still used when offered.
     ...(mb.tls || mb.insecure_plaintext ? {} : { doSTARTTLS: true }),
     ...(ca ? { tls: { ca } } : {}),
-    auth: { user: mb.user, pass: mb.password },
+    auth: accessToken === undefined ? { user: mb.user, pass: mb.password } : { user: mb.user, accessToken },
     logger: false,
     // IDLE (new-mail pushes) 1 s after the last command instead of imapflow's 15 s.
     autoIdleDelay: 1000,
@@ -42,7 +43,7 @@ export async function connectImap(mb: MailboxConfig, log: Logger, onNewMail: () 
     signal.removeEventListener('abort', abort);
   }
   if (!c.secureConnection) {
-    log.warn({ host: mb.host }, 'mailbox connected without TLS: the password went in cleartext (insecure_plaintext: true)');
+    log.warn({ host: mb.host }, `mailbox connected without TLS: the ${accessToken === undefined ? 'password' : 'access token'} went in cleartext (insecure_plaintext: true)`);
   }
   log.info({ host: mb.host, folder: mb.folder }, 'mailbox connected');
   return c;

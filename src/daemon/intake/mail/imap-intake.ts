@@ -8,14 +8,16 @@
 // <name>.eml in the rule's failed folder with the reason.
 // Pieces: check-loop.ts (connection, poll and reconnect), check-mailbox.ts (which messages are new),
 // message-handler.ts (steps 2-3, shared with Maildir: maildir-intake.ts), imap-message-source.ts (fetch,
-// after-action), attachment-drop.ts (step 1), failed-message.ts, imap-connection.ts.
+// after-action), attachment-drop.ts (step 1), failed-message.ts, imap-connection.ts, mailbox-login.ts
+// (password or OAuth2: oauth2-token.ts, oauth2-endpoint.ts).
 import type { AnyMailboxConfig } from '../../config/config.js';
 import { createAttachmentDrop } from './attachment-drop.js';
 import { startCheckLoop, type MailboxStatus } from './check-loop.js';
 import { checkMailbox } from './check-mailbox.js';
-import { connectImap, logoutImap } from './imap-connection.js';
+import { logoutImap } from './imap-connection.js';
 import { imapMessage } from './imap-message-source.js';
 import type { MailIntake, MailIntakeParts } from './intake-options.js';
+import { mailboxConnector } from './mailbox-login.js';
 import { startMaildirIntake } from './maildir-intake.js';
 import { handleMessage } from './message-handler.js';
 
@@ -32,7 +34,7 @@ export function startMailIntake(opts: MailIntakeOptions): MailIntake {
   const log = opts.logger.child({ mailbox: mb.name });
   const drop = createAttachmentDrop({ mailboxName: mb.name, rule: opts.rule, workDir: opts.workDir, log });
   return startCheckLoop({
-    connect: (onNewMail, signal) => connectImap(mb, log, onNewMail, signal),
+    connect: mailboxConnector(mb, log),
     check: (c, signal) => checkMailbox(c, mb, ledger, (c, key) => handleMessage(key, imapMessage(c, mb, key), { ledger, drop }), signal),
     disconnect: logoutImap,
     pollMs: mb.poll_s * 1000,
