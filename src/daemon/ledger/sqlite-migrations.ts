@@ -76,4 +76,21 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (rule, path)
   ) STRICT;
   `,
+  // 5: mail a mailbox's filter did not take (recorded once, never fetched again), and where each dropped
+  // attachment came from (from, subject, date, Message-ID), for rules whose output includes them.
+  `
+  ALTER TABLE mail_messages ADD COLUMN skipped TEXT;  -- why the filter left it; NULL: its files were dropped
+  CREATE TABLE mail_files (
+    path         TEXT    NOT NULL,  -- the attachment as dropped into the inbox
+    sha256       TEXT    NOT NULL,
+    mailbox      TEXT    NOT NULL,
+    uid_validity TEXT    NOT NULL,
+    uid          INTEGER NOT NULL,
+    mail_from    TEXT,
+    subject      TEXT,
+    date         TEXT,              -- ISO 8601, from the Date header
+    message_id   TEXT,
+    PRIMARY KEY (path, sha256)
+  ) STRICT;
+  `,
 ];

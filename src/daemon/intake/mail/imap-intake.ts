@@ -5,7 +5,8 @@
 //   2. commit "dropped" to the ledger;
 //   3. flag the message \Seen, move or delete it (after:).
 // A message with nothing to drop, or whose attachments fail to be written 3 times in a row, is kept as
-// <name>.eml in the rule's failed folder with the reason.
+// <name>.eml in the rule's failed folder with the reason. A message the mailbox's filter does not take
+// (mail-filter.ts) is recorded as skipped and left on the server as it is.
 // Pieces: check-loop.ts (connection, poll and reconnect), check-mailbox.ts (which messages are new),
 // message-handler.ts (steps 2-3), attachment-drop.ts (step 1), failed-message.ts, imap-connection.ts.
 import type { MailboxConfig, RuleConfig } from '../../config/config.js';
@@ -15,6 +16,7 @@ import { createAttachmentDrop } from './attachment-drop.js';
 import { startCheckLoop, type MailboxStatus } from './check-loop.js';
 import { checkMailbox } from './check-mailbox.js';
 import { connectImap } from './imap-connection.js';
+import { compileMailFilter } from './mail-filter.js';
 import { handleMessage } from './message-handler.js';
 
 export type { MailboxStatus };
@@ -22,7 +24,7 @@ export type { MailboxStatus };
 export interface MailIntakeOptions {
   mailbox: MailboxConfig;
   rule: Pick<RuleConfig, 'name' | 'watch' | 'after'>;
-  ledger: Pick<MailLedger, 'mailDropped' | 'recordMailDropped' | 'lastMailUid'>;
+  ledger: Pick<MailLedger, 'mailOutcome' | 'recordMailDropped' | 'recordMailSkipped' | 'recordMailFile' | 'lastMailUid'>;
   /** A folder of the daemon's own (next to the ledger) where a message's .eml waits on its way to the failed folder. */
   workDir: string;
   logger: Logger;
@@ -43,10 +45,11 @@ export interface MailIntake {
 export function startMailIntake(opts: MailIntakeOptions): MailIntake {
   const { mailbox: mb, ledger } = opts;
   const log = opts.logger.child({ mailbox: mb.name });
-  const drop = createAttachmentDrop({ mailboxName: mb.name, rule: opts.rule, workDir: opts.workDir, log });
+  const filter = compileMailFilter(mb.filter);
+  const drop = createAttachmentDrop({ mailboxName: mb.name, rule: opts.rule, workDir: opts.workDir, filter, ledger, log });
   return startCheckLoop({
     connect: (onNewMail, signal) => connectImap(mb, log, onNewMail, signal),
-    check: (c, signal) => checkMailbox(c, mb, ledger, (c, key) => handleMessage(c, key, { mailbox: mb, ledger, drop }), signal),
+    check: (c, signal) => checkMailbox(c, mb, ledger, (c, key) => handleMessage(c, key, { mailbox: mb, ledger, filter, drop, log }), signal),
     pollMs: mb.poll_s * 1000,
     reconnectMinMs: opts.reconnectMinMs ?? 1000,
     log,

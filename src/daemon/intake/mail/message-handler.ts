@@ -1,28 +1,65 @@
-// One message, each step repeatable after a crash: unless the ledger already has it, fetch it, drop its
-// attachments (attachment-drop.ts) and commit "dropped"; then flag, move or delete it (after:).
-import type { ImapFlow } from 'imapflow';
+// One message, each step repeatable after a crash: unless the ledger already has it, test its envelope
+// against the mailbox's filter, fetch it, drop its attachments (attachment-drop.ts) and commit "dropped";
+// then flag, move or delete it (after:). A message the filter leaves alone is committed "skipped" and
+// never touched: not flagged, moved or deleted, and not fetched again on later checks.
+import type { FetchMessageObject, ImapFlow } from 'imapflow';
 import type { MailboxConfig } from '../../config/config.js';
 import type { MailKey, MailLedger } from '../../ledger/mail-ledger.js';
+import type { Logger } from '../../../shared/logger.js';
+import type { DropResult } from './attachment-drop.js';
 import { withFolder } from './imap-connection.js';
+import type { MailFilter, MailHeaders } from './mail-filter.js';
 
 export interface MessageHandlerDeps {
   mailbox: MailboxConfig;
-  ledger: Pick<MailLedger, 'mailDropped' | 'recordMailDropped'>;
-  /** Writes the message's attachments into the inbox (or gives the message up); returns the paths written. */
-  drop(source: Buffer, key: MailKey): Promise<string[]>;
+  ledger: Pick<MailLedger, 'mailOutcome' | 'recordMailDropped' | 'recordMailSkipped'>;
+  filter: Pick<MailFilter, 'testsHeaders' | 'headerMismatch'>;
+  /** Writes the message's attachments into the inbox (or gives the message up); returns the paths written, or why it is skipped. */
+  drop(source: Buffer, key: MailKey): Promise<DropResult>;
+  log: Logger;
+  /** Milliseconds since epoch (filter.max_age_days). */
+  now?: () => number;
 }
 
 export async function handleMessage(c: ImapFlow, key: MailKey, d: MessageHandlerDeps): Promise<void> {
-  if (!(await d.ledger.mailDropped(key))) {
-    const source = await withFolder(c, d.mailbox.folder, async () => {
-      const msg = await c.fetchOne(String(key.uid), { source: true }, { uid: true });
-      return msg ? msg.source : undefined;
-    });
-    if (!source) return; // expunged meanwhile
-    const files = await d.drop(source, key);
-    await d.ledger.recordMailDropped(key, files);
-  }
+  const outcome = await d.ledger.mailOutcome(key);
+  if (outcome === 'skipped') return;
+  if (outcome === null && (await take(c, key, d)) !== 'dropped') return;
   await withFolder(c, d.mailbox.folder, () => applyAfterAction(c, d.mailbox, key.uid));
+}
+
+/** Fetches and drops a new message, or records it skipped; 'gone' when it was expunged meanwhile. */
+async function take(c: ImapFlow, key: MailKey, d: MessageHandlerDeps): Promise<'dropped' | 'skipped' | 'gone'> {
+  const fetchOne = (query: { source: true } | { envelope: true; internalDate: true }) =>
+    withFolder(c, d.mailbox.folder, async () => (await c.fetchOne(String(key.uid), query, { uid: true })) || undefined);
+  const skip = async (reason: string) => {
+    await d.ledger.recordMailSkipped(key, reason);
+    d.log.info({ uid: key.uid, reason }, 'mail left on the server: the filter does not take it');
+    return 'skipped' as const;
+  };
+  if (d.filter.testsHeaders) {
+    const head = await fetchOne({ envelope: true, internalDate: true });
+    if (!head) return 'gone';
+    const mismatch = d.filter.headerMismatch(headersOf(head), (d.now ?? Date.now)());
+    if (mismatch) return skip(mismatch);
+  }
+  const source = (await fetchOne({ source: true }))?.source;
+  if (!source) return 'gone';
+  const result = await d.drop(source, key);
+  if ('skipped' in result) return skip(result.skipped);
+  await d.ledger.recordMailDropped(key, result.files);
+  return 'dropped';
+}
+
+/** Sender address, subject, and when the server received it (INTERNALDATE; the Date header if missing). */
+function headersOf(m: FetchMessageObject): MailHeaders {
+  const received = m.internalDate ?? m.envelope?.date;
+  const receivedAt = received === undefined ? null : new Date(received);
+  return {
+    from: m.envelope?.from?.[0]?.address ?? null,
+    subject: m.envelope?.subject ?? '',
+    receivedAt: receivedAt && !Number.isNaN(receivedAt.getTime()) ? receivedAt : null,
+  };
 }
 
 /** Flags the message \Seen, deletes it or moves it to move_to, as the mailbox's `after` says. */
