@@ -96,7 +96,9 @@ async function drop(source: Buffer, key: MailKey, o: AttachmentDropOptions): Pro
 
 function originOf(mail: ParsedMail): MailOrigin {
   const date = mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date.toISOString() : null;
-  return { from: mail.from?.text || null, subject: mail.subject ?? null, date, messageId: mail.messageId ?? null };
+  // "Name <address>" unquoted, for a cell people read (mailparser's text quotes the name).
+  const from = (mail.from?.value ?? []).map((a) => (a.name ? `${a.name} <${a.address ?? ''}>` : (a.address ?? ''))).join(', ');
+  return { from: from || null, subject: mail.subject ?? null, date, messageId: mail.messageId ?? null };
 }
 
 function attachmentName(part: Attachment): string {
