@@ -8,16 +8,16 @@ import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
-import { ServiceClient } from '../../src/api/client.js';
 import { parseConfig } from '../../src/daemon/config/config.js';
 import { startDaemon } from '../../src/daemon/daemon.js';
-import { openLedger, type LedgerStore } from '../../src/daemon/ledger/open-ledger.js';
+import type { LedgerStore } from '../../src/daemon/ledger/open-ledger.js';
 import { startMailIntake } from '../../src/daemon/intake/mail/imap-intake.js';
 import { compileMailFilter } from '../../src/daemon/intake/mail/mail-filter.js';
 import { silentLogger } from '../../src/shared/logger.js';
-import { hasDovecot, startDovecot, type Dovecot } from '../helpers/dovecot.js';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { configYaml, invoiceTemplate, listFiles, numberedInvoice, readCsvFile, tempTree, waitFor, writeConfig, type TempTree } from '../daemon/pipeline-fixtures.js';
+import { hasDovecot, type Dovecot } from '../helpers/dovecot.js';
+import type { TestService } from '../helpers/service.js';
+import { configYaml, listFiles, numberedInvoice, readCsvFile, waitFor, writeConfig, type TempTree } from '../daemon/pipeline-fixtures.js';
+import { startMailWorld, type MailWorld } from './mail-world.js';
 
 const skip = !hasDovecot && 'dovecot not installed (apt-get install dovecot-imapd) or not root';
 const USER = 'filter@test';
@@ -52,16 +52,14 @@ describe('mailbox filter', { skip }, () => {
   let imap: Dovecot;
   let tree: TempTree;
   let ledger: LedgerStore;
+  let svc: TestService;
+  let world: MailWorld | undefined;
   before(async () => {
-    imap = await startDovecot({ [USER]: PASS });
-    tree = await tempTree('docdrop-mail-filter-');
-    ledger = await openLedger({ path: join(tree.root, 'state.db'), synchronous: 'normal' });
+    world = await startMailWorld({ [USER]: PASS }, { treePrefix: 'docdrop-mail-filter-', service: true });
+    ({ imap, tree, ledger } = world);
+    svc = world.svc!;
   });
-  after(async () => {
-    await ledger?.close();
-    await imap?.stop();
-    await tree?.cleanup();
-  });
+  after(() => world?.stop());
 
   test('takes only matching mail and attachments; the rest stays untouched and is skipped once, never fetched again', async () => {
     const pdf = await numberedInvoice(31);
@@ -115,29 +113,14 @@ describe('mailbox filter', { skip }, () => {
     assert.equal((await ledger.mailStats()).find((m) => m.mailbox === 'mb')!.skipped, 4);
     assert.deepEqual(await readdir(config.rules[0]!.watch), dropped);
   });
-});
-
-describe('daemon with a filtered mailbox', { skip }, () => {
-  let svc: TestService;
-  let imap: Dovecot;
-  let tree: TempTree;
-  before(async () => {
-    svc = await startTestService();
-    await new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0]! }).createTemplate(invoiceTemplate('Invoices'));
-    imap = await startDovecot({ [USER]: PASS });
-    tree = await tempTree('docdrop-mail-body-');
-  });
-  after(async () => {
-    await imap?.stop();
-    await svc?.close();
-    await tree?.cleanup();
-  });
 
   test('parse_body turns a mail without attachment into an extracted PDF; include_mail adds the mail columns, formula-safe', async () => {
+    const root = join(tree.root, 'daemon');
     const yaml =
-      configYaml({ root: tree.root, baseUrl: svc.url, apiKey: svc.keys[0]! }).replace('      group: per_document', '      group: per_document\n      include_mail: true') +
-      `mailboxes:\n  - { name: ap, host: ${imap.host}, port: ${imap.port}, tls: false, insecure_plaintext: true, user: ${USER}, password: ${PASS}, rule: invoices, poll_s: 0.2, filter: { parse_body: true } }\n`;
-    const { config } = await writeConfig(tree.root, yaml);
+      configYaml({ root, baseUrl: svc.url, apiKey: svc.keys[0]! }).replace('      group: per_document', '      group: per_document\n      include_mail: true') +
+      `mailboxes:\n  - { name: ap, host: ${imap.host}, port: ${imap.port}, tls: false, insecure_plaintext: true, user: ${USER}, password: ${PASS}, rule: invoices, folder: Bodies, poll_s: 0.2, filter: { parse_body: true } }\n`;
+    await mkdir(root, { recursive: true });
+    const { config } = await writeConfig(root, yaml);
     const sent = new Date('2026-11-03T09:15:00Z');
     await imap.append(
       USER,
@@ -146,14 +129,15 @@ describe('daemon with a filtered mailbox', { skip }, () => {
         messageId: '<mail-7@example.com>',
         date: sent,
       }),
+      'Bodies',
     );
-    await imap.append(USER, await mail('vendor@example.com', '=HYPERLINK("http://x","y")', [{ filename: 'inv-21.pdf', content: await numberedInvoice(21) }], { messageId: '<inv-21@example.com>', date: sent }));
+    await imap.append(USER, await mail('vendor@example.com', '=HYPERLINK("http://x","y")', [{ filename: 'inv-21.pdf', content: await numberedInvoice(21) }], { messageId: '<inv-21@example.com>', date: sent }), 'Bodies');
     const daemon = await startDaemon(config, { logger: silentLogger });
     try {
       // A file dropped by hand beside them: no mail, so empty mail columns.
-      await mkdir(join(tree.root, 'inbox', 'invoices'), { recursive: true });
-      await writeFile(join(tree.root, 'inbox', 'invoices', 'by-hand.pdf'), await numberedInvoice(22));
-      const outbox = join(tree.root, 'outbox', 'invoices');
+      await mkdir(join(root, 'inbox', 'invoices'), { recursive: true });
+      await writeFile(join(root, 'inbox', 'invoices', 'by-hand.pdf'), await numberedInvoice(22));
+      const outbox = join(root, 'outbox', 'invoices');
       const files = await waitFor('three CSV outputs', async () => {
         const f = (await listFiles(outbox).catch(() => [])).filter((n) => n.endsWith('.csv'));
         return f.length === 3 && f;
