@@ -6,7 +6,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { parseConfig } from '../../src/daemon/config/config.js';
 import { startDaemon } from '../../src/daemon/daemon.js';
@@ -19,6 +21,7 @@ import type { TestService } from '../helpers/service.js';
 import { configYaml, listFiles, numberedInvoice, readCsvFile, waitFor, writeConfig, type TempTree } from '../daemon/pipeline-fixtures.js';
 import { startMailWorld, type MailWorld } from './mail-world.js';
 
+const run = promisify(execFile);
 const skip = !hasDovecot && 'dovecot not installed (apt-get install dovecot-imapd) or not root';
 const USER = 'filter@test';
 const PASS = 'filter-secret-Kx2';
@@ -118,9 +121,9 @@ describe('mailbox filter', { skip }, () => {
     const root = join(tree.root, 'daemon');
     const yaml =
       configYaml({ root, baseUrl: svc.url, apiKey: svc.keys[0]! }).replace('      group: per_document', '      group: per_document\n      include_mail: true') +
-      `mailboxes:\n  - { name: ap, host: ${imap.host}, port: ${imap.port}, tls: false, insecure_plaintext: true, user: ${USER}, password: ${PASS}, rule: invoices, folder: Bodies, poll_s: 0.2, filter: { parse_body: true } }\n`;
+      `mailboxes:\n  - { name: ap, host: ${imap.host}, port: ${imap.port}, tls: false, insecure_plaintext: true, user: ${USER}, password: ${PASS}, rule: invoices, folder: Bodies, poll_s: 0.2, filter: { from: ["*@example.com"], parse_body: true } }\n`;
     await mkdir(root, { recursive: true });
-    const { config } = await writeConfig(root, yaml);
+    const { config, path } = await writeConfig(root, yaml);
     const sent = new Date('2026-11-03T09:15:00Z');
     await imap.append(
       USER,
@@ -131,6 +134,7 @@ describe('mailbox filter', { skip }, () => {
       }),
       'Bodies',
     );
+    await imap.append(USER, await mail('someone@elsewhere.org', 'Invoice 99', [{ filename: 'inv-99.pdf', content: await numberedInvoice(99) }]), 'Bodies');
     await imap.append(USER, await mail('vendor@example.com', '=HYPERLINK("http://x","y")', [{ filename: 'inv-21.pdf', content: await numberedInvoice(21) }], { messageId: '<inv-21@example.com>', date: sent }), 'Bodies');
     const daemon = await startDaemon(config, { logger: silentLogger });
     try {
@@ -159,5 +163,11 @@ describe('mailbox filter', { skip }, () => {
     } finally {
       await daemon.stop();
     }
+    const status = async (...args: string[]) =>
+      (await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'status', '--config', path, ...args], { cwd: join(import.meta.dirname, '..', '..') })).stdout;
+    const json = JSON.parse(await status('--json')) as { mailboxes: { mailbox: string; messages: number; files: number; skipped: number }[] };
+    assert.deepEqual(json.mailboxes.map((m) => [m.mailbox, m.messages, m.files, m.skipped]), [['ap', 2, 2, 1]]);
+    assert.match(await status(), /mailbox ap: 2 messages taken, 2 files dropped, 1 skipped by the filter, last at /);
+    assert.deepEqual((await imap.list(USER, 'Bodies')).map((m) => [m.subject, m.flags]).find(([s]) => s === 'Invoice 99'), ['Invoice 99', []], 'the skipped mail is untouched');
   });
 });
