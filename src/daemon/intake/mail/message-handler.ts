@@ -17,8 +17,6 @@ export interface MessageHandlerDeps {
   /** Writes the message's attachments into the inbox (or gives the message up); returns the paths written, or why it is skipped. */
   drop(source: Buffer, key: MailKey): Promise<DropResult>;
   log: Logger;
-  /** Milliseconds since epoch (filter.max_age_days). */
-  now?: () => number;
 }
 
 export async function handleMessage(c: ImapFlow, key: MailKey, d: MessageHandlerDeps): Promise<void> {
@@ -40,7 +38,7 @@ async function take(c: ImapFlow, key: MailKey, d: MessageHandlerDeps): Promise<'
   if (d.filter.testsHeaders) {
     const head = await fetchOne({ envelope: true, internalDate: true });
     if (!head) return 'gone';
-    const mismatch = d.filter.headerMismatch(headersOf(head), (d.now ?? Date.now)());
+    const mismatch = d.filter.headerMismatch(headersOf(head), Date.now());
     if (mismatch) return skip(mismatch);
   }
   const source = (await fetchOne({ source: true }))?.source;
