@@ -42,6 +42,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
         mailbox: m.mailbox,
         messages: m.messages,
         files: m.files,
+        skipped: m.skipped,
         last_at: new Date(m.lastAt).toISOString(),
       }));
       const service = await serviceStatus(config, args.showKey === true);
@@ -55,7 +56,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
         process.stdout.write(`waiting ${w.rule}: ${w.path} (${w.reason === 'empty' ? 'empty' : 'end not written'}, ${w.size} bytes) since ${w.since}; taken as it is at ${w.until}\n`);
       }
       for (const m of mailboxes) {
-        process.stdout.write(`mailbox ${m.mailbox}: ${m.messages} messages taken, ${m.files} files dropped, last at ${m.last_at}\n`);
+        process.stdout.write(`mailbox ${m.mailbox}: ${m.messages} messages taken, ${m.files} files dropped, ${m.skipped} skipped by the filter, last at ${m.last_at}\n`);
       }
       if (inputs.length === 0) return;
       process.stdout.write(`\n${table(inputs)}`);

@@ -13,6 +13,7 @@ import { createRuleFolders, startEmbeddedService, type EmbeddedService } from '.
 import { applyConfigDefinitions } from './definitions/config-definitions.js';
 import { announceEmbeddedService } from './embedded-discovery.js';
 import type { Ledger } from './ledger/ledger.js';
+import type { MailOrigins } from './ledger/mail-ledger.js';
 import { openLedger, type LedgerStore } from './ledger/open-ledger.js';
 import { Pipeline, type PollingPolicy } from './pipeline/pipeline.js';
 import { createFileInspector } from './pipeline/adapters.js';
@@ -122,7 +123,7 @@ export function configuredClient(config: DaemonConfig, url: string, apiKey: stri
   };
 }
 
-/** The daemon's pipeline over a config's rules, with the real adapters. `polling` overrides are for tests. */
+/** The daemon's pipeline over a config's rules, with the real adapters. `polling` overrides are for tests; `mailOrigins` (the mail ledger) fills output.include_mail. */
 export function buildPipeline(
   config: DaemonConfig,
   client: ServiceClient,
@@ -130,8 +131,9 @@ export function buildPipeline(
   targets: ReadonlyMap<string, ResolvedTarget>,
   logger: Logger,
   polling?: Partial<PollingPolicy>,
+  mailOrigins?: MailOrigins,
 ): Pipeline {
-  const { concurrency, ...settings } = pipelineSettings(config.rules, config.service, client, targets);
+  const { concurrency, ...settings } = pipelineSettings(config.rules, config.service, client, targets, [], mailOrigins);
   return new Pipeline({
     ...settings,
     ledger,
@@ -177,7 +179,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
     });
     // Failures, timeouts and finished inputs reach the notifier through the ledger's committed transitions.
     const observed = observeTransitions(ledger, notifyOnTransition(notifier), (err) => logger.error({ err: String(err) }, 'notify observer failed'));
-    const pipeline = buildPipeline(config, client, metrics.observe(observed), targets, logger);
+    const pipeline = buildPipeline(config, client, metrics.observe(observed), targets, logger, undefined, ledger);
     pipeline.start();
     const intake = await startIntake(config.rules, {
       ignorePaths: config.ignore_paths,
@@ -203,7 +205,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
           ),
       }),
     );
-    const reloader = new Reloader(config, targets, { client, pipeline, intake, mail, setRequestsPerSecond, logger });
+    const reloader = new Reloader(config, targets, { client, pipeline, intake, mail, setRequestsPerSecond, logger, mailOrigins: store });
     reloader.onReload((next) => notifier.update(notifySettings(next)));
     // Its own client: outside the rate limiter's queue (a backlog must not time the probe out), no retries.
     const probe = new ServiceClient({ baseUrl: url, apiKey, retry: false, timeoutMs: 5000 });

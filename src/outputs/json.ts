@@ -10,6 +10,7 @@ export function toJson(records: OutputRecord[], fields: FieldDefinition[] = []):
     request_id: r.requestId,
     ...(r.classification !== undefined ? { classification: r.classification } : {}),
     ...(r.confidence !== undefined ? { confidence: r.confidence } : {}),
+    ...(r.mail !== undefined ? { mail: r.mail && { from: r.mail.from, subject: r.mail.subject, date: r.mail.date, message_id: r.mail.messageId } } : {}),
     data: ordered(r.data, fields),
   }));
   return `${JSON.stringify(out, null, 2)}\n`;

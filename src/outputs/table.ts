@@ -4,6 +4,8 @@
 // Column keys and headers:
 //   file_name, request_id          first, when includeFilename / includeRequestId
 //   classification, confidence     next, when includeClassification
+//   mail_from, mail_subject,       next, when includeMail: the e-mail a file came from (empty for other
+//   mail_date, mail_message_id       files); mail_date as ISO 8601 text, to keep its time
 //   <field>                        one per document field (text/number/date; table fields as JSON text)
 //   <table_field>.<sub_field>      line_items layout only: the merge field's subFields, in its place
 // Field names are [a-z0-9_] (spec), so a dotted key can never collide with a document field. The extra
@@ -31,6 +33,17 @@ export interface OutputRecord {
   confidence?: number | null;
   /** The Workflow's parser_config.date_format, used to read date fields that are not ISO. */
   dateFormat?: string | null;
+  /** The e-mail the file came from (includeMail); null for a file that did not come by mail. */
+  mail?: MailOriginCells | null;
+}
+
+/** The e-mail a document came from, as output cells. */
+export interface MailOriginCells {
+  from: string | null;
+  subject: string | null;
+  /** ISO 8601. */
+  date: string | null;
+  messageId: string | null;
 }
 
 export type Layout = 'flat' | 'line_items';
@@ -42,6 +55,7 @@ export interface TableOptions {
   includeFilename?: boolean;
   includeRequestId?: boolean;
   includeClassification?: boolean;
+  includeMail?: boolean;
 }
 
 export class OutputOptionsError extends Error {
@@ -85,6 +99,11 @@ function planColumns(fields: FieldDefinition[], opts: TableOptions): Plan {
     add({ key: '$confidence', header: 'confidence', type: 'number' }, (r) =>
       typeof r.confidence === 'number' && Number.isFinite(r.confidence) ? r.confidence : null,
     );
+  }
+  if (opts.includeMail) {
+    for (const [header, key] of [['mail_from', 'from'], ['mail_subject', 'subject'], ['mail_date', 'date'], ['mail_message_id', 'messageId']] as const) {
+      add({ key: `$${header}`, header, type: 'text' }, (r) => r.mail?.[key] ?? null);
+    }
   }
   for (const field of fields) {
     if (merge && field.name === merge.name) {

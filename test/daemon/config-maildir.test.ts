@@ -9,7 +9,8 @@ const rules = 'rules:\n  - name: invoices\n    watch: ./in\n    workflow: Invoic
 
 test('a maildir mailbox takes only its keys, with defaults, its path resolved against the config folder', () => {
   const c = parseConfig(rules + 'mailboxes:\n  - { name: scans, maildir: ../mail/scans, rule: invoices }\n', { baseDir: BASE, env: {} });
-  assert.deepEqual({ ...c.mailboxes[0] }, { name: 'scans', maildir: '/srv/docdrop/mail/scans', rule: 'invoices', poll_s: 60, after: 'seen' });
+  assert.deepEqual({ ...c.mailboxes[0] }, { name: 'scans', maildir: '/srv/docdrop/mail/scans', rule: 'invoices', poll_s: 60, after: 'seen',
+    filter: { from: [], attachments: [], parse_body: false } });
   assert.equal(JSON.stringify(describeConfig(c)).includes('password'), false, 'no password key invented for a Maildir');
 });
 

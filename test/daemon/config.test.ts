@@ -37,6 +37,7 @@ test('fills every default of the documented configuration', () => {
     merge_field: 'line_items',
     include_filename: true,
     include_request_id: true,
+    include_mail: false,
     group: 'per_document',
   });
   assert.deepEqual(r.after, {
@@ -256,6 +257,24 @@ test('mailboxes: each mistake is named (rule, password, move_to, CA file, insecu
   assert.ok(got.includes('mailboxes[5].rule: no rule is named "other"; expected one of "invoices"'), got.join('\n'));
   assert.ok(got.includes('mailboxes[5].move_to: only used with after: move, but after is seen'), got.join('\n'));
   assert.ok(got.includes('mailboxes[2].name: "ap" is already the name of mailboxes[0]; names must be unique'), got.join('\n'));
+});
+
+test('mailboxes[].filter: defaults take all mail; a bad regex, a wrong type or a misspelt key is named by its path', () => {
+  const mb = (filter: string) => `  - name: ap\n    host: h\n    user: u\n    password: p\n    rule: invoices\n${filter}`;
+  const c = parseConfig(minimal() + 'mailboxes:\n' + mb(''), { baseDir: BASE, env: {} });
+  assert.deepEqual(c.mailboxes[0]!.filter, { from: [], attachments: [], parse_body: false });
+  assert.equal(c.rules[0]!.output.include_mail, false);
+  const ok = parseConfig(minimal() + 'mailboxes:\n' + mb('    filter: { from: ["*@supplier.com"], subject: "/^invoice \\\\d+/i", attachments: ["*.pdf"], max_age_days: 30, parse_body: true }\n'), { baseDir: BASE, env: {} });
+  assert.equal(ok.mailboxes[0]!.filter.subject, '/^invoice \\d+/i');
+  const got = problems(
+    minimal() +
+      'mailboxes:\n' +
+      mb('    filter: { subject: "/(unclosed/i", from: "*@x.com", max_age_days: -1, attachment: ["*.pdf"] }\n'),
+  );
+  assert.ok(got.some((p) => /^mailboxes\[0\]\.filter\.subject: not a valid regular expression \(.*Unterminated group.*\); write a plain substring, or \/pattern\/flags, got "\/\(unclosed\/i"$/.test(p)), got.join('\n'));
+  assert.ok(got.includes('mailboxes[0].filter.from: expected array, got "*@x.com"'), got.join('\n'));
+  assert.ok(got.some((p) => p.startsWith('mailboxes[0].filter.max_age_days: ') && p.endsWith('got number -1')), got.join('\n'));
+  assert.ok(got.includes('mailboxes[0].filter: unknown key "attachment" (check the spelling)'), got.join('\n'));
 });
 
 test('a mistyped mailbox password is never echoed in the error', () => {

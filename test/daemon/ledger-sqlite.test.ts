@@ -126,3 +126,27 @@ test('keeps every committed transition when the writing process is killed with S
     await ledger.close();
   }
 });
+
+test('mail ledger: a skipped message is recorded once and counted apart; a dropped file keeps its mail origin', async () => {
+  const ledger = await openSqliteLedger(':memory:');
+  try {
+    const key = { mailbox: 'ap', uidValidity: '7', uid: 3 };
+    assert.equal(await ledger.mailOutcome(key), null);
+    await ledger.recordMailSkipped(key, 'subject does not match filter.subject');
+    await ledger.recordMailSkipped(key, 'again');
+    await ledger.recordMailDropped({ ...key, uid: 4 }, ['/in/a.pdf']);
+    assert.equal(await ledger.mailOutcome(key), 'skipped');
+    assert.equal(await ledger.mailDropped(key), false);
+    assert.equal(await ledger.mailOutcome({ ...key, uid: 4 }), 'dropped');
+    assert.equal(await ledger.lastMailUid('ap', '7'), 4);
+    const [stats] = await ledger.mailStats();
+    assert.deepEqual([stats!.messages, stats!.files, stats!.skipped], [1, 1, 1]);
+    const origin = { from: 'v@example.com', subject: 'inv', date: '2026-11-03T09:15:00.000Z', messageId: '<1@x>' };
+    await ledger.recordMailFile({ ...origin, path: '/in/a.pdf', sha256: 'ab', key: { ...key, uid: 4 } });
+    await ledger.recordMailFile({ ...origin, subject: 'inv again', path: '/in/a.pdf', sha256: 'ab', key: { ...key, uid: 4 } });
+    assert.deepEqual(await ledger.mailOrigin('/in/a.pdf', 'ab'), { ...origin, subject: 'inv again' });
+    assert.equal(await ledger.mailOrigin('/in/a.pdf', 'other-content'), null);
+  } finally {
+    await ledger.close();
+  }
+});

@@ -54,8 +54,8 @@ export interface Dovecot {
    * side, so still holding a socket), read from /proc/net/tcp: what a client leaks shows here.
    */
   clientConnections(): Promise<number>;
-  /** APPENDs a raw RFC 822 message; creates the folder first if missing. */
-  append(user: string, raw: string | Buffer, folder?: string, flags?: string[]): Promise<void>;
+  /** APPENDs a raw RFC 822 message; creates the folder first if missing. `received`: its INTERNALDATE (default now). */
+  append(user: string, raw: string | Buffer, folder?: string, flags?: string[], received?: Date): Promise<void>;
   /** Every message in the folder, by uid. Flags leave out \Recent (per-session, not stored). */
   list(user: string, folder?: string): Promise<DovecotMessage[]>;
   /** Disconnects every IMAP session of `user` (doveadm kick): its clients must reconnect and log in again. */
@@ -284,10 +284,10 @@ function handle(dir: string, host: string, port: number, users: Record<string, s
     cert,
     certFile: cert === undefined ? undefined : join(dir, 'cert.pem'),
     clientConnections: () => clientConnections(port),
-    append: (user, raw, folder = 'INBOX', flags = []) =>
+    append: (user, raw, folder = 'INBOX', flags = [], received) =>
       withClient(user, async (c) => {
         await ensureFolder(c, folder);
-        const res = await c.append(folder, raw, flags);
+        const res = await c.append(folder, raw, flags, received);
         if (!res) throw new Error(`APPEND to ${folder} failed for ${user}`);
       }),
     list: (user, folder = 'INBOX') =>

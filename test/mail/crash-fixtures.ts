@@ -58,11 +58,17 @@ export async function killAndRecover(o: KillAndRecover): Promise<void> {
   t.diagnostic(`re-dropped attachments skipped as duplicates: ${counts.duplicate}`);
 }
 
-/** Two line items per invoice: two rows for each of `numbers` in the rule's CSV outputs, never four. */
-export async function assertOneOutputEach(outDir: string, numbers: string[]): Promise<void> {
+/**
+ * Two line items per invoice: two rows for each of `numbers` in the rule's CSV outputs, never four.
+ * `eachRow` checks more of every row (`file`: its CSV, for the message).
+ */
+export async function assertOneOutputEach(outDir: string, numbers: string[], eachRow?: (row: Record<string, string>, file: string) => void): Promise<void> {
   const perNumber = new Map<string, number>();
   for (const f of (await listFiles(outDir)).filter((n) => n.endsWith('.csv'))) {
-    for (const r of (await readCsvFile(join(outDir, f))).rows) perNumber.set(r.invoice_number!, (perNumber.get(r.invoice_number!) ?? 0) + 1);
+    for (const r of (await readCsvFile(join(outDir, f))).rows) {
+      perNumber.set(r.invoice_number!, (perNumber.get(r.invoice_number!) ?? 0) + 1);
+      eachRow?.(r, f);
+    }
   }
   assert.deepEqual([...perNumber.keys()].sort(), numbers);
   assert.deepEqual([...new Set(perNumber.values())], [2], 'no invoice written twice');

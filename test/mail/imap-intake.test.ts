@@ -10,7 +10,6 @@ import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
-import { ServiceClient } from '../../src/api/client.js';
 import { parseConfig } from '../../src/daemon/config/config.js';
 import { startDaemon } from '../../src/daemon/daemon.js';
 import { openLedger, type LedgerStore } from '../../src/daemon/ledger/open-ledger.js';
@@ -18,8 +17,9 @@ import { startMailIntake, type MailIntake } from '../../src/daemon/intake/mail/i
 import { createLogger, silentLogger } from '../../src/shared/logger.js';
 import { startDaemonProcess } from '../../bench/daemon-process.js';
 import { hasDovecot, startDovecot, type Dovecot } from '../helpers/dovecot.js';
-import { startTestService, type TestService } from '../helpers/service.js';
-import { configYaml, invoiceTemplate, listFiles, numberedInvoice, readCsvFile, tempTree, waitFor, writeConfig, type TempTree } from '../daemon/pipeline-fixtures.js';
+import { startMailWorld, type MailWorld } from './mail-world.js';
+import type { TestService } from '../helpers/service.js';
+import { configYaml, listFiles, numberedInvoice, readCsvFile, tempTree, waitFor, writeConfig, type TempTree } from '../daemon/pipeline-fixtures.js';
 
 const run = promisify(execFile);
 const skip = !hasDovecot && 'dovecot not installed (apt-get install dovecot-imapd) or not root';
@@ -35,16 +35,9 @@ describe('IMAP intake', { skip }, () => {
   let imap: Dovecot;
   let tree: TempTree;
   let ledger: LedgerStore;
-  before(async () => {
-    imap = await startDovecot({ [USER]: PASS });
-    tree = await tempTree('docdrop-mail-');
-    ledger = await openLedger({ path: join(tree.root, 'state.db'), synchronous: 'normal' });
-  });
-  after(async () => {
-    await ledger?.close();
-    await imap?.stop();
-    await tree?.cleanup();
-  });
+  let world: MailWorld | undefined;
+  before(async () => void ({ imap, tree, ledger } = world = await startMailWorld({ [USER]: PASS }, { treePrefix: 'docdrop-mail-' })));
+  after(() => world?.stop());
 
   function intakeFor(name: string, extra: Record<string, unknown> = {}, logger = silentLogger): { intake: MailIntake; inbox: string; failed: string } {
     const config = parseConfig(
@@ -371,17 +364,13 @@ describe('daemon with a mailbox', { skip }, () => {
   let svc: TestService;
   let imap: Dovecot;
   let tree: TempTree;
+  let world: MailWorld | undefined;
   before(async () => {
-    svc = await startTestService();
-    await new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0]! }).createTemplate(invoiceTemplate('Invoices'));
-    imap = await startDovecot({ [USER]: PASS }, { starttls: true });
-    tree = await tempTree();
+    world = await startMailWorld({ [USER]: PASS }, { dovecot: { starttls: true }, service: true });
+    ({ imap, tree } = world);
+    svc = world.svc!;
   });
-  after(async () => {
-    await imap?.stop();
-    await svc?.close();
-    await tree?.cleanup();
-  });
+  after(() => world?.stop());
 
   test('mailed invoices become CSV rows (over STARTTLS, the default with tls: false) and the message is flagged seen', async () => {
     const yaml =

@@ -1,10 +1,13 @@
 // Maildir intake on real folders: attachments land in the rule's inbox, then the message is flagged seen
 // (cur/, ":2,S" keeping its other flags), moved into a Maildir++ folder or deleted, only after the ledger
 // has it; read mail in cur/ and tmp/ are never taken or touched; a message delivered while running is
-// taken; one with nothing to drop ends in the failed folder; a missing Maildir is reported, then opened.
+// taken; one with nothing to drop ends in the failed folder; a missing Maildir is reported, then opened;
+// the mailbox's filter leaves mail it does not take where it is, recorded skipped once, and each dropped
+// file's mail origin is recorded (output.include_mail).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { parseConfig } from '../../src/daemon/config/config.js';
@@ -121,6 +124,39 @@ describe('Maildir intake', () => {
     assert.equal(note.kind, 'no_attachment');
     assert.deepEqual(await readdir(inbox).catch(() => []), []);
     assert.deepEqual(await md.list('cur'), [`${name}:2,S`]);
+  });
+
+  test('filter: mail it does not take stays in new/ or cur/ as it is and is skipped once; a taken file keeps its mail origin', async () => {
+    const md = await createMaildir(join(tree.root, 'mail', 'filter'));
+    const from = (who: string, subject: string, attachments: { filename: string; content: Buffer }[]) =>
+      new MailComposer({ from: who, to: 'scans@localhost', subject, text: 'scan', date: new Date('2026-11-03T09:15:00Z'), attachments }).compile().build();
+    const pdf = await numberedInvoice(10);
+    const taken = await md.deliver(await from('Scanner <scanner@example.com>', 'Invoice 10', [{ filename: 'inv.pdf', content: pdf }, { filename: 'notes.txt', content: Buffer.from('n') }]));
+    const otherSender = await md.deliver(await from('x@elsewhere.org', 'Invoice 11', [{ filename: 'inv.pdf', content: pdf }]));
+    const otherSubject = await md.putInCur(await from('scanner@example.com', 'newsletter', [{ filename: 'inv.pdf', content: pdf }]), 'F');
+    const noPdf = await md.deliver(await from('scanner@example.com', 'Invoice 12', [{ filename: 'notes.txt', content: Buffer.from('n') }]));
+    const old = await md.deliver(await from('scanner@example.com', 'Invoice 13', [{ filename: 'inv.pdf', content: pdf }]));
+    const longAgo = new Date(Date.now() - 40 * 86_400_000);
+    await utimes(join(md.dir, 'new', old), longAgo, longAgo);
+    const filter = { from: ['*@example.com'], subject: 'invoice', attachments: ['*.pdf'], max_age_days: 30 };
+    for (let check = 0; check < 2; check++) {
+      const { intake, inbox } = await intakeFor('filter', { filter }, md);
+      await checkOnce(intake);
+      assert.deepEqual(await readdir(inbox), [`md-filter-${taken}-1-inv.pdf`], 'only the matching attachment of the matching mail');
+      assert.deepEqual(await md.list('new'), [otherSender, noPdf, old].sort(), 'mail not taken stays in new/, not renamed');
+      assert.deepEqual(await md.list('cur'), [`${otherSubject}:2,F`, `${taken}:2,S`].sort(), 'flags of mail not taken unchanged');
+      const stats = (await ledger.mailStats()).find((m) => m.mailbox === 'md-filter');
+      assert.deepEqual([stats?.messages, stats?.files, stats?.skipped], [1, 1, 4], `recorded once, check ${check + 1}`);
+    }
+    for (const name of [otherSender, otherSubject, noPdf, old]) assert.equal(await ledger.mailOutcome({ mailbox: 'md-filter', name }), 'skipped');
+    const path = join(tree.root, 'inbox', 'filter', `md-filter-${taken}-1-inv.pdf`);
+    const sha256 = createHash('sha256').update(await readFile(path)).digest('hex');
+    assert.deepEqual(await ledger.mailOrigin(path, sha256), {
+      from: 'Scanner <scanner@example.com>',
+      subject: 'Invoice 10',
+      date: '2026-11-03T09:15:00.000Z',
+      messageId: (await readFile(join(md.dir, 'cur', `${taken}:2,S`), 'utf8')).match(/^Message-ID: (.*)$/im)![1]!.trim(),
+    });
   });
 
   test('a missing Maildir is reported as not opened and retried; once it is there its mail is taken', async () => {

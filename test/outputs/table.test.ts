@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { toJson } from '../../src/outputs/json.js';
 import { buildTable, OutputOptionsError, toNumber } from '../../src/outputs/table.js';
 import { invoiceFields, invoiceRecord } from './fixtures-workflow.js';
 
@@ -106,4 +107,23 @@ test('date cells parse ISO or the record date format, and keep unparsable text',
     layout: 'flat',
   });
   assert.equal(noFormat.rows[0]![1], '31/12/2024');
+});
+
+test('includeMail adds mail_from, mail_subject, mail_date, mail_message_id after the fixed columns; empty for a file not from mail', () => {
+  const mail = { from: 'Vendor <v@example.com>', subject: 'Invoice 1', date: '2026-11-03T09:15:00.000Z', messageId: '<1@example.com>' };
+  const records = [{ ...invoiceRecord(), mail }, { ...invoiceRecord(), mail: null }];
+  const t = buildTable(invoiceFields, records, { layout: 'flat', includeRequestId: true, includeMail: true });
+  assert.deepEqual(t.columns.slice(0, 5).map((c) => [c.header, c.type]), [
+    ['request_id', 'text'],
+    ['mail_from', 'text'],
+    ['mail_subject', 'text'],
+    ['mail_date', 'text'],
+    ['mail_message_id', 'text'],
+  ]);
+  assert.deepEqual(t.rows.map((r) => r.slice(1, 5)), [
+    ['Vendor <v@example.com>', 'Invoice 1', '2026-11-03T09:15:00.000Z', '<1@example.com>'],
+    [null, null, null, null],
+  ]);
+  const json = JSON.parse(toJson(records, invoiceFields)) as { mail: unknown }[];
+  assert.deepEqual(json.map((r) => r.mail), [{ from: mail.from, subject: mail.subject, date: mail.date, message_id: mail.messageId }, null]);
 });

@@ -79,7 +79,7 @@ export type MailboxConfig = DeepReadonly<
 >;
 
 /** The keys a Maildir mailbox takes; the IMAP ones are refused with maildir. */
-const MAILDIR_KEYS = ['name', 'maildir', 'rule', 'poll_s', 'after', 'move_to'] as const;
+const MAILDIR_KEYS = ['name', 'maildir', 'rule', 'poll_s', 'after', 'move_to', 'filter'] as const;
 
 /** A local Maildir mailbox (`maildir` absolute); the IMAP keys are absent (typed so, to read them without narrowing). */
 export type MaildirMailboxConfig = DeepReadonly<
@@ -333,7 +333,7 @@ function resolveMaildir(
   baseDir: string,
   problems: string[],
 ): MaildirMailboxConfig {
-  const { maildir, name, rule, poll_s, after, move_to } = mailbox;
+  const { maildir, name, rule, poll_s, after, move_to, filter } = mailbox;
   if (maildir === undefined) problems.push(`${at}: expected host (an IMAP server) or maildir (a local Maildir folder), got neither`);
   for (const key of written) {
     if (key === 'host') problems.push(`${at}.host: expected either host or maildir, got both`);
@@ -344,7 +344,7 @@ function resolveMaildir(
   if (move_to !== undefined && !/^[^./][^/\0]*$/.test(move_to)) {
     problems.push(`${at}.move_to: expected a Maildir++ folder name without "/" and not starting with "." (nested: "Archive.Invoices"), got "${move_to}"`);
   }
-  return { name, maildir: absolutePath(maildir ?? '.', baseDir), rule, poll_s, after, ...(move_to !== undefined ? { move_to } : {}) };
+  return { name, maildir: absolutePath(maildir ?? '.', baseDir), rule, poll_s, after, filter, ...(move_to !== undefined ? { move_to } : {}) };
 }
 
 /** The rule exists; move_to given exactly with after: move. */

@@ -3,6 +3,7 @@
 // key is reported instead of silently ignored.
 import { z } from 'zod';
 import { definitionSections } from './definitions-schema.js';
+import { subjectMatcher } from './subject-pattern.js';
 
 const positiveInt = () => z.number().int().positive();
 const nonEmpty = () => z.string().min(1, 'must not be empty');
@@ -48,6 +49,8 @@ const outputSchema = z.strictObject({
   merge_field: nonEmpty().nullable().default('line_items'),
   include_filename: z.boolean().default(true),
   include_request_id: z.boolean().default(true),
+  /** Columns mail_from, mail_subject, mail_date, mail_message_id for files that came from a mailbox. */
+  include_mail: z.boolean().default(false),
   group: z.enum(['per_document', 'daily']).default('per_document'),
 });
 
@@ -116,6 +119,30 @@ export const mailAuthSchema = z.strictObject({
   scope: nonEmpty().optional(),
 });
 
+/** A mailbox's `filter:`: which mail it takes; mail that does not match stays untouched (on the server, or in the Maildir), recorded once as skipped. */
+const mailFilterSchema = z.strictObject({
+  /** Sender address globs (picomatch, case-insensitive), e.g. "*@supplier.com"; empty: any sender. */
+  from: z.array(nonEmpty()).default([]),
+  /** Case-insensitive substring of the subject, or a regular expression written "/.../i". */
+  subject: z
+    .string()
+    .min(1, 'must not be empty')
+    .superRefine((v, ctx) => {
+      try {
+        subjectMatcher(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `not a valid regular expression (${(err as Error).message}); write a plain substring, or /pattern/flags` });
+      }
+    })
+    .optional(),
+  /** Attachment file-name globs (case-insensitive): only matching attachments are taken; empty: all. */
+  attachments: z.array(nonEmpty()).default([]),
+  /** Mail the server received longer ago than this is skipped. */
+  max_age_days: z.number().positive().optional(),
+  /** A mail with no attachment taken has its text body rendered to a PDF and dropped instead. */
+  parse_body: z.boolean().default(false),
+});
+
 /**
  * A mailbox whose mail attachments are dropped into a rule's watched folder: an IMAP server (host) or a
  * local Maildir (maildir), exactly one of them (config.ts checks, and refuses IMAP keys with maildir).
@@ -148,6 +175,8 @@ export const mailboxSchema = z.strictObject({
   after: z.enum(['seen', 'move', 'delete']).default('seen'),
   /** Folder for after: move (created when missing); with maildir a Maildir++ folder name (".<move_to>"). */
   move_to: nonEmpty().optional(),
+  /** Which mail to take (mail-filter.ts); the rest stays untouched on the server or in the Maildir. */
+  filter: mailFilterSchema.prefault({}),
 });
 
 const serviceSchema = z.strictObject({

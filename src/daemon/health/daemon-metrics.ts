@@ -101,7 +101,7 @@ export function createDaemonMetrics(): LiveDaemonMetrics {
     },
   });
   // Counts kept by the ledger (they survive restarts): a counter set from it at each scrape.
-  const mailCounter = (name: string, help: string, pick: (m: { messages: number; files: number }) => number) =>
+  const mailCounter = (name: string, help: string, pick: (m: { messages: number; files: number; skipped: number }) => number) =>
     new Counter({
       name, help, labelNames: ['mailbox'], registers,
       async collect() {
@@ -112,6 +112,7 @@ export function createDaemonMetrics(): LiveDaemonMetrics {
     });
   mailCounter('docdrop_mail_messages_taken_total', 'Mail messages whose attachments were dropped into an inbox, by mailbox (from the ledger).', (m) => m.messages);
   mailCounter('docdrop_mail_files_dropped_total', 'Attachment files dropped into an inbox, by mailbox (from the ledger).', (m) => m.files);
+  mailCounter('docdrop_mail_messages_skipped_total', "Mail messages the mailbox's filter left untouched (on the server or in the Maildir), by mailbox (from the ledger).", (m) => m.skipped);
   new Gauge({
     name: 'docdrop_mailbox_logged_in', help: '1 while the mailbox has a logged-in IMAP connection, else 0.', labelNames: ['mailbox'], registers,
     collect() {

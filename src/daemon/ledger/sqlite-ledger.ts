@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import { runMigrations } from '../../shared/sqlite-migrations.js';
 import type { Claim, InputRecord, InputResult, InputState, Ledger, LedgerEvent, NewInput, StateSummary, TransitionPatch, WaitingFile } from './ledger.js';
 import { INPUT_STATES } from './ledger.js';
-import { isMaildirKey, type MailLedger, type MailStats, type MessageKey } from './mail-ledger.js';
+import { isMaildirKey, messageLabel, type MailFile, type MailLedger, type MailOrigin, type MailOutcome, type MailStats, type MessageKey } from './mail-ledger.js';
 import { ACTIVE, MIGRATIONS } from './sqlite-migrations.js';
 
 /** Thrown when a transition's `from` does not match the stored state (another worker moved it first). */
@@ -130,15 +130,19 @@ export class SqliteLedger implements Ledger, MailLedger {
       // Through inputs_state: reads only the done/failed entries' rows, a few ms at 100k inputs.
       finishedSince: s(`SELECT state, COUNT(*) AS n FROM inputs WHERE state IN ('done', 'failed') AND updated_at >= ? GROUP BY state`),
       events: s('SELECT * FROM events WHERE input_id = ? ORDER BY id'),
-      mailDropped: s('SELECT 1 FROM mail_messages WHERE mailbox = @mailbox AND uid_validity = @uidValidity AND uid = @uid'),
+      mailOutcome: s('SELECT skipped FROM mail_messages WHERE mailbox = @mailbox AND uid_validity = @uidValidity AND uid = @uid'),
       lastMailUid: s('SELECT COALESCE(MAX(uid), 0) AS uid FROM mail_messages WHERE mailbox = ? AND uid_validity = ?'),
-      maildirDropped: s('SELECT 1 FROM maildir_messages WHERE mailbox = @mailbox AND name = @name'),
-      mailStats: s(`SELECT mailbox, COUNT(*) AS messages, SUM(json_array_length(files)) AS files, MAX(at) AS lastAt
-                    FROM (SELECT mailbox, files, at FROM mail_messages UNION ALL SELECT mailbox, files, at FROM maildir_messages)
+      maildirOutcome: s('SELECT skipped FROM maildir_messages WHERE mailbox = @mailbox AND name = @name'),
+      mailStats: s(`SELECT mailbox, COUNT(*) - COUNT(skipped) AS messages, SUM(json_array_length(files)) AS files,
+                    COUNT(skipped) AS skipped, MAX(at) AS lastAt
+                    FROM (SELECT mailbox, files, at, skipped FROM mail_messages UNION ALL SELECT mailbox, files, at, skipped FROM maildir_messages)
                     GROUP BY mailbox ORDER BY mailbox`),
-      recordMail: s(`INSERT OR IGNORE INTO mail_messages (mailbox, uid_validity, uid, files, at)
-                     VALUES (@mailbox, @uidValidity, @uid, @files, @now)`),
-      recordMaildir: s(`INSERT OR IGNORE INTO maildir_messages (mailbox, name, files, at) VALUES (@mailbox, @name, @files, @now)`),
+      recordMail: s(`INSERT OR IGNORE INTO mail_messages (mailbox, uid_validity, uid, files, at, skipped)
+                     VALUES (@mailbox, @uidValidity, @uid, @files, @now, @skipped)`),
+      recordMaildir: s(`INSERT OR IGNORE INTO maildir_messages (mailbox, name, files, at, skipped) VALUES (@mailbox, @name, @files, @now, @skipped)`),
+      recordMailFile: s(`INSERT OR REPLACE INTO mail_files (path, sha256, mailbox, message, mail_from, subject, date, message_id)
+                         VALUES (@path, @sha256, @mailbox, @message, @from, @subject, @date, @messageId)`),
+      mailOrigin: s('SELECT mail_from AS "from", subject, date, message_id AS messageId FROM mail_files WHERE path = ? AND sha256 = ?'),
       // Taken when free, already ours, or expired; otherwise the WHERE leaves the row alone (0 changes).
       claim: s(`INSERT INTO claims (input_id, owner, until) VALUES (@id, @owner, @until)
                 ON CONFLICT (input_id) DO UPDATE SET owner = excluded.owner, until = excluded.until
@@ -245,12 +249,35 @@ export class SqliteLedger implements Ledger, MailLedger {
   }
 
   async mailDropped(key: MessageKey): Promise<boolean> {
-    return (isMaildirKey(key) ? this.stmt.maildirDropped.get({ ...key }) : this.stmt.mailDropped.get({ ...key })) !== undefined;
+    return (await this.mailOutcome(key)) === 'dropped';
+  }
+
+  async mailOutcome(key: MessageKey): Promise<MailOutcome> {
+    const row = (isMaildirKey(key) ? this.stmt.maildirOutcome.get({ ...key }) : this.stmt.mailOutcome.get({ ...key })) as { skipped: string | null } | undefined;
+    return row === undefined ? null : row.skipped === null ? 'dropped' : 'skipped';
   }
 
   async recordMailDropped(key: MessageKey, files: string[]): Promise<void> {
-    const row = { ...key, files: JSON.stringify(files), now: this.now() };
+    await this.recordMessage(key, JSON.stringify(files), null);
+  }
+
+  async recordMailSkipped(key: MessageKey, reason: string): Promise<void> {
+    await this.recordMessage(key, '[]', reason);
+  }
+
+  /** One row in mail_messages or maildir_messages; a message already recorded keeps its first outcome. */
+  private async recordMessage(key: MessageKey, files: string, skipped: string | null): Promise<void> {
+    const row = { ...key, files, now: this.now(), skipped };
     await this.write(() => (isMaildirKey(key) ? this.stmt.recordMaildir : this.stmt.recordMail).run(row));
+  }
+
+  async recordMailFile(f: MailFile): Promise<void> {
+    const { key, ...origin } = f;
+    await this.write(() => this.stmt.recordMailFile.run({ ...origin, mailbox: key.mailbox, message: messageLabel(key) }));
+  }
+
+  async mailOrigin(path: string, sha256: string): Promise<MailOrigin | null> {
+    return (this.stmt.mailOrigin.get(path, sha256) as MailOrigin | undefined) ?? null;
   }
 
   async lastMailUid(mailbox: string, uidValidity: string): Promise<number> {

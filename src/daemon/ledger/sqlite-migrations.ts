@@ -86,4 +86,21 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (mailbox, name)
   ) STRICT;
   `,
+  // 6: mail a mailbox's filter did not take (recorded once, never fetched again), IMAP or Maildir, and where
+  // each dropped attachment came from (from, subject, date, Message-ID), for rules whose output includes them.
+  `
+  ALTER TABLE mail_messages ADD COLUMN skipped TEXT;     -- why the filter left it; NULL: its files were dropped
+  ALTER TABLE maildir_messages ADD COLUMN skipped TEXT;  -- the same for Maildir messages
+  CREATE TABLE mail_files (
+    path         TEXT    NOT NULL,  -- the attachment as dropped into the inbox
+    sha256       TEXT    NOT NULL,
+    mailbox      TEXT    NOT NULL,
+    message      TEXT    NOT NULL,  -- "<uid_validity>-<uid>" (IMAP) or the Maildir name
+    mail_from    TEXT,
+    subject      TEXT,
+    date         TEXT,              -- ISO 8601, from the Date header
+    message_id   TEXT,
+    PRIMARY KEY (path, sha256)
+  ) STRICT;
+  `,
 ];

@@ -63,6 +63,7 @@ export async function processFiles(o: OneShotOptions): Promise<OneShotResult[]> 
     merge_field: 'line_items',
     include_filename: true,
     include_request_id: true,
+    include_mail: false,
     group: 'per_document',
   } as RuleConfig['output'];
   const polling = o.polling ?? { initialMs: 1000, maxMs: 15_000, giveUpAfterMs: 600_000 };

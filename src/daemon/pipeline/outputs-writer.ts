@@ -1,25 +1,30 @@
 // Writes one extracted input into its rule's output folder through src/outputs. Idempotent by request id:
 // a per_document file has a name derived from the input and its request id (a repeat after a crash
 // replaces the same file), and a daily group file upserts the record by request id. The pipeline commits
-// `written` only after this returns, so no output row is ever written twice.
+// `written` only after this returns, so no output row is ever written twice. With output.include_mail,
+// a file that came from a mailbox gets its mail's from, subject, date and Message-ID from the mail ledger
+// (recorded there when it was dropped, so they survive restarts).
 import { basename, extname } from 'node:path';
 import type { FieldDefinition, Workflow } from '../../api/types.js';
-import type { OutputRecord } from '../../outputs/table.js';
+import type { MailOriginCells, OutputRecord } from '../../outputs/table.js';
 import { writeGroupedOutput, writeOutputFile, type OutputSpec } from '../../outputs/write-output.js';
 import { DocdropError } from '../../shared/errors.js';
 import { expandPlaceholders, localDate } from '../../shared/safe-paths.js';
 import type { RuleConfig } from '../config/config.js';
 import type { InputRecord, InputResult } from '../ledger/ledger.js';
+import type { MailOrigins } from '../ledger/mail-ledger.js';
 import type { OutputsPort, PipelineRule } from './ports.js';
 
 type OutputConfig = RuleConfig['output'];
 
-export function createOutputsWriter(outputs: ReadonlyMap<string, OutputConfig>): OutputsPort {
+/** `origins`: where the mail intake recorded each dropped file's mail; none (one-shot runs): no mail columns' values. */
+export function createOutputsWriter(outputs: ReadonlyMap<string, OutputConfig>, origins?: MailOrigins): OutputsPort {
   return {
     async write(rule, record) {
       const cfg = outputs.get(rule.name);
       if (!cfg) throw new DocdropError('programming_error', `no output settings for rule "${rule.name}"`);
-      return [await writeInputOutput(rule, cfg, record)];
+      const mail = cfg.include_mail ? ((await origins?.mailOrigin(record.path, record.sha256)) ?? null) : undefined;
+      return [await writeInputOutput(rule, cfg, record, mail)];
     },
   };
 }
@@ -28,6 +33,7 @@ export async function writeInputOutput(
   rule: PipelineRule,
   cfg: OutputConfig,
   record: InputRecord & { result: InputResult },
+  mail?: MailOriginCells | null,
 ): Promise<string> {
   const { result } = record;
   const workflow = pickWorkflow(rule, result.templateId);
@@ -49,6 +55,7 @@ export async function writeInputOutput(
     includeFilename: cfg.include_filename,
     includeRequestId: cfg.include_request_id,
     includeClassification: isClassifier,
+    includeMail: cfg.include_mail,
   };
   const out: OutputRecord = {
     fileName: result.fileName || basename(record.path),
@@ -56,6 +63,7 @@ export async function writeInputOutput(
     data: result.data,
     dateFormat: workflow?.parser_config?.date_format ?? null,
     ...(isClassifier ? { classification: result.classification, confidence: result.confidence } : {}),
+    ...(mail !== undefined ? { mail } : {}),
   };
   if (cfg.group === 'daily') {
     const baseName = isClassifier && !cfg.dir.includes('{label}') ? `${localDate(day)}-${label}` : localDate(day);

@@ -4,6 +4,7 @@
 import type { ServiceClient } from '../../api/client.js';
 import type { DaemonConfig, RuleConfig } from '../config/config.js';
 import { incompleteWaitMs } from '../inputs/inspect-file.js';
+import type { MailOrigins } from '../ledger/mail-ledger.js';
 import { createDisposition, createPipelineApi } from './adapters.js';
 import { createOutputsWriter } from './outputs-writer.js';
 import type { PipelineSettings, PollingPolicy } from './pipeline.js';
@@ -13,6 +14,7 @@ import type { ResolvedTarget } from './resolve-targets.js';
 /**
  * `rules` are the config's rules; `retired` are rules a reload removed whose inputs still finish: the
  * adapters keep serving them, but they are not in the pipeline's rules (no new file is taken for them).
+ * `mailOrigins`: the mail ledger, for outputs with include_mail.
  */
 export function pipelineSettings(
   rules: readonly RuleConfig[],
@@ -20,6 +22,7 @@ export function pipelineSettings(
   client: ServiceClient,
   targets: ReadonlyMap<string, ResolvedTarget>,
   retired: readonly RuleConfig[] = [],
+  mailOrigins?: MailOrigins,
 ): PipelineSettings {
   const all = [...retired, ...rules];
   const p = service.polling;
@@ -31,7 +34,7 @@ export function pipelineSettings(
       ]),
     ),
     api: createPipelineApi(client, service.submit, new Map(all.map((r) => [r.name, r.options]))),
-    outputs: createOutputsWriter(new Map(all.map((r) => [r.name, r.output]))),
+    outputs: createOutputsWriter(new Map(all.map((r) => [r.name, r.output])), mailOrigins),
     disposition: createDisposition(new Map(all.map((r) => [r.name, r]))),
     polling: {
       initialMs: p.initial_s * 1000,

@@ -15,6 +15,7 @@ import type { Pipeline } from '../pipeline/pipeline.js';
 import { pipelineSettings } from '../pipeline/pipeline-settings.js';
 import { resolveTargets, type ResolvedTarget } from '../pipeline/resolve-targets.js';
 import { restartOnlyChanges, ruleChanges } from './config-changes.js';
+import type { MailOrigins } from '../ledger/mail-ledger.js';
 
 export type ReloadOutcome =
   | { applied: true; added: string[]; removed: string[]; changed: string[] }
@@ -30,6 +31,8 @@ export interface ReloadParts {
   mail: Pick<MailIntakes, 'update'>;
   setRequestsPerSecond(perSecond: number): void;
   logger: Logger;
+  /** Where dropped mail attachments came from (output.include_mail). */
+  mailOrigins?: MailOrigins;
 }
 
 export class Reloader {
@@ -109,7 +112,7 @@ export class Reloader {
     const names = new Set(next.rules.map((r) => r.name));
     const retired = [...this.known.values()].filter((r) => !names.has(r.name));
     const { logger } = this.parts;
-    this.parts.pipeline.reconfigure(pipelineSettings(next.rules, next.service, this.parts.client, this.targets, retired));
+    this.parts.pipeline.reconfigure(pipelineSettings(next.rules, next.service, this.parts.client, this.targets, retired, this.parts.mailOrigins));
     this.parts.setRequestsPerSecond(next.service.requests_per_second);
     await this.parts.intake.update(next.rules, { ignorePaths: next.ignore_paths, rescanIntervalMs: next.rescan_interval_s * 1000 });
     await this.parts.mail.update(next);

@@ -9,11 +9,11 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { ParserConfig } from '../../api/types.js';
 import type { Logger } from '../../shared/logger.js';
+import { mailBodyPdf } from '../../shared/mail-body-pdf.js';
 import { ServiceError } from '../service-error.js';
 import type { TemplateRow, TemplatesRepo } from '../store/templates-repo.js';
 import { storeDocument, type DocumentStoreDeps } from '../usecases/documents.js';
 import { submitRun, type SubmitRunDeps } from '../usecases/submit-run.js';
-import { textToPdf } from './mail-body-pdf.js';
 
 /** Recipient lookup, and what storing a document and submitting a run need (the usecases the API uses). */
 export type InboundMailDeps = DocumentStoreDeps & SubmitRunDeps & { templates: TemplatesRepo; logger: Logger };
@@ -106,11 +106,8 @@ async function documentsFor(deps: InboundMailDeps, template: TemplateRow, mail: 
     for (const [i, a] of mail.attachments.entries()) await store(a.filename ?? `attachment-${i + 1}`, a.content);
   }
   if (cfg.parse_email_body === true) {
-    const body = (mail.text ?? '').trim();
-    if (body) {
-      const header = [`From: ${mail.from?.text ?? ''}`, `Subject: ${mail.subject ?? ''}`, `Date: ${mail.date?.toISOString() ?? ''}`, ''];
-      await store(`${(mail.subject ?? 'e-mail').replace(/[^\w.-]+/g, '_').slice(0, 60) || 'e-mail'}.pdf`, await textToPdf([...header, ...body.split(/\r?\n/)]));
-    }
+    const body = await mailBodyPdf(mail);
+    if (body) await store(body.fileName, body.pdf);
   }
   return ids;
 }

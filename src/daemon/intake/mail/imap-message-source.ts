@@ -1,18 +1,36 @@
-// An IMAP message as the message handler sees it: fetched by UID, then flagged \Seen, moved or deleted.
-import type { ImapFlow } from 'imapflow';
+// An IMAP message as the message handler sees it: its envelope alone (for the filter, so mail that does
+// not match is never downloaded), fetched by UID, then flagged \Seen, moved or deleted.
+import type { FetchMessageObject, ImapFlow } from 'imapflow';
 import type { MailboxConfig } from '../../config/config.js';
 import type { MailKey } from '../../ledger/mail-ledger.js';
 import { withFolder } from './imap-connection.js';
+import type { MailHeaders } from './mail-filter.js';
 import type { MessageSource } from './message-handler.js';
 
 export function imapMessage(c: ImapFlow, mb: MailboxConfig, key: MailKey): MessageSource {
   return {
+    headers: () =>
+      withFolder(c, mb.folder, async () => {
+        const msg = await c.fetchOne(String(key.uid), { envelope: true, internalDate: true }, { uid: true });
+        return msg ? headersOf(msg) : undefined;
+      }),
     fetch: () =>
       withFolder(c, mb.folder, async () => {
         const msg = await c.fetchOne(String(key.uid), { source: true }, { uid: true });
         return msg ? msg.source : undefined;
       }),
     finish: () => withFolder(c, mb.folder, () => applyAfterAction(c, mb, key.uid)),
+  };
+}
+
+/** Sender address, subject, and when the server received it (INTERNALDATE; the Date header if missing). */
+function headersOf(m: FetchMessageObject): MailHeaders {
+  const received = m.internalDate ?? m.envelope?.date;
+  const receivedAt = received === undefined ? null : new Date(received);
+  return {
+    from: m.envelope?.from?.[0]?.address ?? null,
+    subject: m.envelope?.subject ?? '',
+    receivedAt: receivedAt && !Number.isNaN(receivedAt.getTime()) ? receivedAt : null,
   };
 }
 

@@ -6,7 +6,7 @@ import type { CheckLoop, MailboxStatus } from './check-loop.js';
 
 export interface MailIntakeParts {
   rule: Pick<RuleConfig, 'name' | 'watch' | 'after'>;
-  ledger: Pick<MailLedger, 'mailDropped' | 'recordMailDropped' | 'lastMailUid'>;
+  ledger: Pick<MailLedger, 'mailOutcome' | 'recordMailDropped' | 'recordMailSkipped' | 'recordMailFile' | 'lastMailUid'>;
   /** A folder of the daemon's own (next to the ledger) where a message's .eml waits on its way to the failed folder. */
   workDir: string;
   logger: Logger;

@@ -1,18 +1,21 @@
 // Maildir intake: the IMAP intake's steps (imap-intake.ts) on a local Maildir a MTA or fetchmail
-// delivers to: attachments written atomically (attachment-drop.ts), "dropped" committed, then the
+// delivers to: the mailbox's filter (mail-filter.ts; a message it does not take is recorded skipped and
+// left where it is), attachments written atomically (attachment-drop.ts), "dropped" committed, then the
 // after-action as a rename or unlink (maildir-source.ts); the same message handler, ledger and check loop
 // (a folder change stands in for IDLE, poll_s for the rest).
 import type { MaildirMailboxConfig } from '../../config/config.js';
 import { createAttachmentDrop } from './attachment-drop.js';
 import { startCheckLoop } from './check-loop.js';
 import type { MailIntake, MailIntakeParts } from './intake-options.js';
+import { compileMailFilter } from './mail-filter.js';
 import { listUnseen, maildirKey, maildirMessage, openMaildir } from './maildir-source.js';
 import { handleMessage } from './message-handler.js';
 
 export function startMaildirIntake(opts: MailIntakeParts & { mailbox: MaildirMailboxConfig }): MailIntake {
   const { mailbox: mb, ledger } = opts;
   const log = opts.logger.child({ mailbox: mb.name });
-  const drop = createAttachmentDrop({ mailboxName: mb.name, rule: opts.rule, workDir: opts.workDir, log });
+  const filter = compileMailFilter(mb.filter);
+  const drop = createAttachmentDrop({ mailboxName: mb.name, rule: opts.rule, workDir: opts.workDir, filter, ledger, log });
   return startCheckLoop({
     connect: async (onNewMail, signal) => {
       const open = await openMaildir(mb.maildir, onNewMail, signal);
@@ -22,7 +25,7 @@ export function startMaildirIntake(opts: MailIntakeParts & { mailbox: MaildirMai
     check: async (_open, signal) => {
       for (const entry of await listUnseen(mb.maildir)) {
         if (signal.aborted) return;
-        await handleMessage(maildirKey(mb, entry), maildirMessage(mb, entry), { ledger, drop });
+        await handleMessage(maildirKey(mb, entry), maildirMessage(mb, entry), { ledger, filter, drop, log });
       }
     },
     disconnect: (open) => open.close(),

@@ -4,12 +4,16 @@
 // stays the same while flags change or the file moves from new/ to cur/, so it is the ledger's key.
 // After-actions: seen → cur/<name>:2,<flags with S>; move → the Maildir++ folder .<move_to>/cur/;
 // delete → unlink. Each is one rename or unlink: repeatable, and a message already gone is done.
+// The filter reads only a message's header section, and takes its delivery time from the file's mtime
+// (what dovecot reports as INTERNALDATE for Maildir); a message the filter skips is not renamed at all.
 import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
 import type { MaildirMailboxConfig } from '../../config/config.js';
 import type { MaildirKey } from '../../ledger/mail-ledger.js';
 import type { Connection } from './check-loop.js';
+import type { MailHeaders } from './mail-filter.js';
 import type { MessageSource } from './message-handler.js';
 
 const INFO = ':2,';
@@ -96,11 +100,20 @@ async function atCurrentPath<T>(dir: string, entry: MaildirEntry, fn: (e: Maildi
 
 export function maildirMessage(mb: MaildirMailboxConfig, entry: MaildirEntry): MessageSource {
   return {
+    headers: () => atCurrentPath(mb.maildir, entry, readHeaders),
     fetch: () => atCurrentPath(mb.maildir, entry, (e) => readFile(e.path)),
     finish: async () => {
       await atCurrentPath(mb.maildir, entry, (e) => applyAfterAction(mb, e));
     },
   };
+}
+
+/** Sender address and subject from the header section alone; delivered when the file was last written. */
+async function readHeaders(e: MaildirEntry): Promise<MailHeaders> {
+  const [raw, s] = await Promise.all([readFile(e.path), stat(e.path)]);
+  const blank = /\r?\n\r?\n/.exec(raw.toString('latin1'));
+  const head = await simpleParser(blank ? raw.subarray(0, blank.index + blank[0].length) : raw, { skipHtmlToText: true, skipTextToHtml: true });
+  return { from: head.from?.value[0]?.address ?? null, subject: head.subject ?? '', receivedAt: s.mtime };
 }
 
 async function applyAfterAction(mb: MaildirMailboxConfig, e: MaildirEntry): Promise<void> {

@@ -1,12 +1,26 @@
-// Renders an e-mail's text body as a plain text-layer PDF (parse_email_body), so it goes through the
-// same extraction path as any uploaded PDF. Helvetica (WinAnsi): characters it cannot encode become '?'.
+// Renders an e-mail's text body as a plain text-layer PDF, so it goes through the same extraction path as
+// any uploaded PDF: the service's inbound e-mail (parse_email_body) and the daemon's mailboxes
+// (filter.parse_body) both use it, hence shared/. Helvetica (WinAnsi): characters it cannot encode become '?'.
 import { PDFDocument, StandardFonts, type PDFFont } from '@cantoo/pdf-lib';
+import type { ParsedMail } from 'mailparser';
 
 const PAGE = { width: 595, height: 842, margin: 50 };
 const SIZE = 10;
 const LEADING = 14;
 
-export async function textToPdf(lines: string[]): Promise<Uint8Array> {
+/**
+ * The mail's text body (mailparser derives it from the HTML part when there is no text part) under a
+ * From/Subject/Date header, as a PDF, and a file name from the subject; null when the body is empty.
+ */
+export async function mailBodyPdf(mail: ParsedMail): Promise<{ fileName: string; pdf: Uint8Array } | null> {
+  const body = (mail.text ?? '').trim();
+  if (!body) return null;
+  const header = [`From: ${mail.from?.text ?? ''}`, `Subject: ${mail.subject ?? ''}`, `Date: ${mail.date?.toISOString() ?? ''}`, ''];
+  const fileName = `${(mail.subject ?? 'e-mail').replace(/[^\w.-]+/g, '_').slice(0, 60) || 'e-mail'}.pdf`;
+  return { fileName, pdf: await textToPdf([...header, ...body.split(/\r?\n/)]) };
+}
+
+async function textToPdf(lines: string[]): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   const maxWidth = PAGE.width - 2 * PAGE.margin;
