@@ -1,0 +1,52 @@
+// A daemon whose config says `state: { url: postgres://... }` keeps its ledger in PostgreSQL: every
+// command's openLedger gets the PostgreSQL adapter, and the running daemon takes a file through to done.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ServiceClient } from '../../src/api/client.js';
+import { startDaemon } from '../../src/daemon/daemon.js';
+import { openLedger } from '../../src/daemon/ledger/open-ledger.js';
+import { PgLedger } from '../../src/daemon/ledger/pg-ledger.js';
+import { silentLogger } from '../../src/shared/logger.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { configYaml, invoicePdf, invoiceTemplate, tempTree, waitFor, writeConfig, type TempTree } from './pipeline-fixtures.js';
+
+let svc: TestService;
+let tree: TempTree;
+let db: TestDatabase;
+before(async () => {
+  [svc, tree, db] = await Promise.all([startTestService(), tempTree('docdrop-pg-daemon-'), createTestDatabase('pgledger')]);
+  await new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0]! }).createTemplate(invoiceTemplate('Invoices'));
+});
+after(async () => {
+  await svc?.close();
+  await tree?.cleanup();
+  await db?.drop();
+});
+
+test('state.url: the daemon keeps its ledger in PostgreSQL and takes a file to done; status reads it there', async () => {
+  const yaml = configYaml({ root: tree.root, baseUrl: svc.url, apiKey: svc.keys[0]! }).replace(/^state:\n {2}path: .*$/m, `state:\n  url: ${db.url}`);
+  assert.match(yaml, /url: postgres/);
+  const { config } = await writeConfig(tree.root, yaml);
+  for (const r of config.rules) await mkdir(r.watch, { recursive: true });
+  const daemon = await startDaemon(config, { logger: silentLogger });
+  try {
+    assert.ok(daemon.ledger instanceof PgLedger);
+    await writeFile(join(config.rules[0]!.watch, 'inv-1.pdf'), await invoicePdf({ number: 'INV-PG-1', total: '12.50', date: '2026-11-03' }));
+    await waitFor('the input done', async () => (await daemon.ledger.countByState()).done === 1);
+  } finally {
+    await daemon.stop();
+  }
+  const reader = await openLedger(config.state);
+  try {
+    assert.ok(reader instanceof PgLedger, 'commands open the same PostgreSQL ledger');
+    const [input] = await reader.list({});
+    assert.equal(input?.state, 'done');
+    const kinds = (await reader.events(input!.id)).map((e) => e.kind).filter((k) => k !== 'attempt'); // 'attempt': a poll that found the job running
+    assert.deepEqual(kinds, ['queued', 'uploaded', 'submitted', 'extracted', 'written', 'done']);
+  } finally {
+    await reader.close();
+  }
+});
