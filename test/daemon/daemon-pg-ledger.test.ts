@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServiceClient } from '../../src/api/client.js';
+import { stateChecks } from '../../src/cli/doctor-local-checks.js';
+import { parseConfig } from '../../src/daemon/config/config.js';
 import { startDaemon } from '../../src/daemon/daemon.js';
 import { openLedger } from '../../src/daemon/ledger/open-ledger.js';
 import { PgLedger } from '../../src/daemon/ledger/pg-ledger.js';
@@ -49,4 +51,18 @@ test('state.url: the daemon keeps its ledger in PostgreSQL and takes a file to d
   } finally {
     await reader.close();
   }
+});
+
+test('doctor checks a state.url read only: it answers (schema 0 before the first start), or fails without the password', async () => {
+  const url = new URL(await db.freshSchema());
+  const config = (u: URL) => parseConfig(`state:\n  url: "${u.href}"\nrules:\n  - { name: r, watch: ./in, workflow: W }\n`, { baseDir: tree.root, env: {} });
+  const [fresh] = await stateChecks(config(url));
+  assert.equal(fresh?.status, 'pass');
+  assert.match(fresh!.detail, /answers \(schema version 0 of \d+; the daemon migrates it at start\)/);
+  const down = new URL(url.href);
+  down.port = '1';
+  down.password = 'hunter2';
+  const [failed] = await stateChecks(config(down));
+  assert.equal(failed?.status, 'fail');
+  assert.doesNotMatch(failed!.detail, /hunter2/);
 });
