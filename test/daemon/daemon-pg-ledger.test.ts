@@ -13,7 +13,7 @@ import { PgLedger } from '../../src/daemon/ledger/pg-ledger.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { configYaml, invoicePdf, invoiceTemplate, tempTree, waitFor, writeConfig, type TempTree } from './pipeline-fixtures.js';
+import { configYaml, invoicePdf, invoiceTemplate, listFiles, numberedInvoice, tempTree, waitFor, writeConfig, type TempTree } from './pipeline-fixtures.js';
 
 let svc: TestService;
 let tree: TempTree;
@@ -65,4 +65,43 @@ test('doctor checks a state.url read only: it answers (schema 0 before the first
   const [failed] = await stateChecks(config(down));
   assert.equal(failed?.status, 'fail');
   assert.doesNotMatch(failed!.detail, /hunter2/);
+});
+
+test('the daemon rides out its database connections being ended again and again: every file done once, one output each', async () => {
+  const root = join(tree.root, 'chaos');
+  await mkdir(root);
+  const url = await db.freshSchema();
+  const yaml = configYaml({ root, baseUrl: svc.url, apiKey: svc.keys[0]! }).replace(/^state:\n {2}path: .*$/m, `state:\n  url: "${url}"`);
+  const { config } = await writeConfig(root, yaml);
+  for (const r of config.rules) await mkdir(r.watch, { recursive: true });
+  const daemon = await startDaemon(config, { logger: silentLogger });
+  // What a database restart does to the daemon's connections, every 300 ms while the files go through.
+  let ending = true;
+  let ended = 0;
+  const chaos = (async () => {
+    while (ending) {
+      const rows = await db.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+      ended += rows.length;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  })();
+  const files = 8;
+  try {
+    for (let i = 1; i <= files; i++) await writeFile(join(config.rules[0]!.watch, `inv-${i}.pdf`), await numberedInvoice(i));
+    await waitFor('every input done', async () => (await daemon.ledger.countByState().catch(() => null))?.done === files, 180_000);
+  } finally {
+    ending = false;
+    await chaos;
+    await daemon.stop();
+  }
+  assert.ok(ended > 0, 'connections were ended meanwhile');
+  const reader = await openLedger(config.state);
+  try {
+    const inputs = await reader.list({});
+    assert.equal(inputs.length, files, 'one input per file');
+    assert.ok(inputs.every((r) => r.state === 'done'));
+  } finally {
+    await reader.close();
+  }
+  assert.equal((await listFiles(join(root, 'outbox', 'invoices'))).length, files, 'one output per file');
 });
