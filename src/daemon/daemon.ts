@@ -14,11 +14,12 @@ import { applyConfigDefinitions } from './definitions/config-definitions.js';
 import { announceEmbeddedService } from './embedded-discovery.js';
 import type { Ledger } from './ledger/ledger.js';
 import type { MailOrigins } from './ledger/mail-ledger.js';
-import { openLedger, type LedgerStore } from './ledger/open-ledger.js';
+import { describeLedger, openLedger, type LedgerStore } from './ledger/open-ledger.js';
 import { Pipeline, type PollingPolicy } from './pipeline/pipeline.js';
 import { createFileInspector } from './pipeline/adapters.js';
 import { pipelineSettings } from './pipeline/pipeline-settings.js';
 import { createRequestLimiter, createStepQueues } from './pipeline/rate-limit.js';
+import { requestLimiters, type RequestLimiterFactory } from './pipeline/shared-rate-limit.js';
 import { resolveTargets, type ResolvedTarget } from './pipeline/resolve-targets.js';
 import { startIntake } from './intake/folder/folder-intake.js';
 import { findWatchOverlaps } from './intake/folder/overlap.js';
@@ -60,11 +61,12 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
-/** Connects to the configured service (starting the embedded one if asked) with the shared limiter. */
+/** Connects to the configured service (starting the embedded one if asked) with the shared limiter (`limiters`: this process's own by default). */
 export async function connectService(
   config: DaemonConfig,
   logger: Logger,
   onRequest?: (info: RequestInfo) => void,
+  limiters?: RequestLimiterFactory,
 ): Promise<ConfiguredClient & { url: string; apiKey: string; embedded: EmbeddedService | null }> {
   let embedded: EmbeddedService | null = null;
   let url = config.service.base_url;
@@ -74,7 +76,7 @@ export async function connectService(
     url = embedded.url;
     apiKey = embedded.apiKey;
   }
-  const configured = configuredClient(config, url, apiKey, onRequest);
+  const configured = configuredClient(config, url, apiKey, onRequest, limiters);
   if (embedded) {
     try {
       await createRuleFolders(config);
@@ -95,9 +97,15 @@ export interface ConfiguredClient {
 }
 
 /** A client of the service at `url` with the config's request limit and the daemon's short in-call retries. */
-export function configuredClient(config: DaemonConfig, url: string, apiKey: string, onRequest?: (info: RequestInfo) => void): ConfiguredClient {
+export function configuredClient(
+  config: DaemonConfig,
+  url: string,
+  apiKey: string,
+  onRequest?: (info: RequestInfo) => void,
+  limiters: RequestLimiterFactory = (n) => createRequestLimiter(n),
+): ConfiguredClient {
   let perSecond = config.service.requests_per_second;
-  let limiter = createRequestLimiter(perSecond);
+  let limiter = limiters(perSecond, { url, apiKey });
   const client = new ServiceClient({
     baseUrl: url,
     apiKey,
@@ -118,7 +126,7 @@ export function configuredClient(config: DaemonConfig, url: string, apiKey: stri
       },
     },
     setRequestsPerSecond(n) {
-      if (n !== perSecond) [limiter, perSecond] = [createRequestLimiter(n), n];
+      if (n !== perSecond) [limiter, perSecond] = [limiters(n, { url, apiKey }), n];
     },
   };
 }
@@ -159,8 +167,14 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
     requests.set(key, (requests.get(key) ?? 0) + 1);
     opts.onRequest?.(info);
   };
-  const { client, url, apiKey, embedded, limiter, setRequestsPerSecond } = await connectService(config, logger, onRequest);
-  let ledger: LedgerStore | null = null;
+  // Opened first: on PostgreSQL it also holds the request rate shared with the other daemons.
+  const ledger: LedgerStore = await openLedger(config.state);
+  const { client, url, apiKey, embedded, limiter, setRequestsPerSecond } = await connectService(config, logger, onRequest, requestLimiters(ledger)).catch(
+    async (err: unknown) => {
+      await ledger.close();
+      throw err;
+    },
+  );
   let unannounce = async () => {};
   try {
     // Where other commands and curl find the embedded service while this daemon runs (see status).
@@ -170,7 +184,6 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
       config.rules.map((r) => ({ name: r.name, workflow: r.workflow, classifier: r.classifier })),
       client,
     );
-    ledger = await openLedger(config.state);
     const notifier = createNotifier({
       settings: notifySettings(config),
       logger,
@@ -229,7 +242,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
           })
         : null;
     logger.info(
-      { service: embedded ? 'embedded' : redactUrl(url), rules: config.rules.map((r) => r.name), mailboxes: config.mailboxes.map((m) => m.name), state: config.state.path },
+      { service: embedded ? 'embedded' : redactUrl(url), rules: config.rules.map((r) => r.name), mailboxes: config.mailboxes.map((m) => m.name), state: describeLedger(config.state) },
       'daemon started',
     );
     let stopping: Promise<void> | undefined;
@@ -262,7 +275,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
         })()),
     };
   } catch (err) {
-    await ledger?.close();
+    await ledger.close();
     await unannounce();
     await embedded?.close();
     throw err;
