@@ -27,6 +27,7 @@ export const DOCDROP_ERRORS = {
   file_refused: 'permanent',
   disk_unavailable: 'transient',
   io_error: 'transient',
+  ledger_unavailable: 'transient',
   programming_error: 'permanent',
   unexpected_error: 'transient',
   retries_exhausted: 'permanent',

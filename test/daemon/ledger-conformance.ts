@@ -1,8 +1,10 @@
-// The behaviour every Ledger adapter must have (SQLite now, PostgreSQL later). An adapter's test file calls
-// ledgerConformance with a function opening a fresh, empty ledger (with the given clock, if any).
+// The behaviour every Ledger (and MailLedger) adapter must have: SQLite and PostgreSQL. An adapter's test
+// file calls ledgerConformance with a function opening a fresh, empty ledger (with the given clock, if
+// any), and one opening two instances on one fresh store, as two daemons sharing a ledger would.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { InputRecord, Ledger, NewInput } from '../../src/daemon/ledger/ledger.js';
+import type { InputRecord, NewInput } from '../../src/daemon/ledger/ledger.js';
+import type { LedgerStore as Ledger } from '../../src/daemon/ledger/open-ledger.js';
 
 let counter = 0;
 function input(over: Partial<NewInput> = {}): NewInput {
@@ -11,8 +13,10 @@ function input(over: Partial<NewInput> = {}): NewInput {
 }
 
 export type OpenFreshLedger = (opts: { clock?: () => number }) => Promise<Ledger>;
+/** Two instances on the same fresh store (two processes' worth: separate connections), with one clock. */
+export type OpenLedgerPair = (opts: { clock?: () => number }) => Promise<[Ledger, Ledger]>;
 
-export function ledgerConformance(name: string, open: OpenFreshLedger): void {
+export function ledgerConformance(name: string, open: OpenFreshLedger, openPair: OpenLedgerPair): void {
   describe(`Ledger conformance: ${name}`, () => {
     async function withLedger(fn: (l: Ledger) => Promise<void>, clock?: () => number): Promise<void> {
       const l = await open(clock ? { clock } : {});
@@ -372,6 +376,91 @@ export function ledgerConformance(name: string, open: OpenFreshLedger): void {
           assert.deepEqual((await l.events(record.id)).map((e) => e.kind), ['queued']);
           const up = await l.transition(record.id, 'queued', 'uploaded', { documentId: 'd' });
           assert.equal(up.state, 'uploaded', 'transitions do not check claims');
+        }));
+    });
+
+    test('mail ledger: a skipped message is recorded once and counted apart; a dropped file keeps its mail origin', () =>
+      withLedger(async (l) => {
+        const key = { mailbox: 'ap', uidValidity: '7', uid: 3 };
+        assert.equal(await l.mailOutcome(key), null);
+        assert.equal(await l.lastMailUid('ap', '7'), 0);
+        await l.recordMailSkipped(key, 'subject does not match filter.subject');
+        await l.recordMailSkipped(key, 'again');
+        await l.recordMailDropped({ ...key, uid: 4 }, ['/in/a.pdf']);
+        assert.equal(await l.mailOutcome(key), 'skipped');
+        assert.equal(await l.mailDropped(key), false);
+        assert.equal(await l.mailOutcome({ ...key, uid: 4 }), 'dropped');
+        assert.equal(await l.mailDropped({ ...key, uid: 4 }), true);
+        assert.equal(await l.lastMailUid('ap', '7'), 4);
+        assert.equal(await l.lastMailUid('ap', '8'), 0);
+        const maildir = { mailbox: 'md', name: '1700000000.M1P2.host' };
+        await l.recordMailDropped(maildir, ['/in/b.pdf', '/in/c.pdf']);
+        assert.equal(await l.mailOutcome(maildir), 'dropped');
+        assert.equal(await l.mailOutcome({ ...maildir, name: 'other' }), null);
+        const stats = await l.mailStats();
+        assert.deepEqual(stats.map((s) => [s.mailbox, s.messages, s.files, s.skipped]), [['ap', 1, 1, 1], ['md', 1, 2, 0]]);
+        assert.ok(stats.every((s) => typeof s.lastAt === 'number'));
+        const origin = { from: 'v@example.com', subject: 'inv', date: '2026-11-03T09:15:00.000Z', messageId: '<1@x>' };
+        await l.recordMailFile({ ...origin, path: '/in/a.pdf', sha256: 'ab', key: { ...key, uid: 4 } });
+        await l.recordMailFile({ ...origin, subject: 'inv again', path: '/in/a.pdf', sha256: 'ab', key: { ...key, uid: 4 } });
+        assert.deepEqual(await l.mailOrigin('/in/a.pdf', 'ab'), { ...origin, subject: 'inv again' });
+        assert.equal(await l.mailOrigin('/in/a.pdf', 'other-content'), null);
+      }));
+
+    describe('two instances sharing one store (several daemons)', () => {
+      async function withPair(fn: (a: Ledger, b: Ledger, clock: { now: number }) => Promise<void>): Promise<void> {
+        const clock = { now: 1_800_000_000_000 };
+        const [a, b] = await openPair({ clock: () => clock.now });
+        try {
+          await fn(a, b, clock);
+        } finally {
+          await a.close();
+          await b.close();
+        }
+      }
+
+      test('the same rule and path added by both at once gives one input, which both get back', () =>
+        withPair(async (a, b) => {
+          const n = input();
+          const got = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).addInput(n)));
+          assert.equal(got.filter((g) => g.created).length, 1);
+          assert.equal(new Set(got.map((g) => g.record.id)).size, 1);
+          assert.equal((await a.list({})).length, 1);
+          assert.deepEqual((await b.events(got[0]!.record.id)).map((e) => e.kind), ['queued']);
+        }));
+
+      test('one input claimed by an owner on each instance at once: exactly one gets it', () =>
+        withPair(async (a, b) => {
+          const { record } = await a.addInput(input());
+          const got = await Promise.all([a.claim(record.id, 'daemon-a', 30_000), b.claim(record.id, 'daemon-b', 30_000)]);
+          const winners = got.filter((c) => c !== null);
+          assert.equal(winners.length, 1);
+          assert.equal((await a.claimOf(record.id))?.owner, winners[0]!.owner);
+          assert.equal((await b.claimOf(record.id))?.owner, winners[0]!.owner);
+        }));
+
+      test("an expired lease is taken over by the other instance, and the old owner's renewal fails", () =>
+        withPair(async (a, b, clock) => {
+          const { record } = await a.addInput(input());
+          await a.claim(record.id, 'daemon-a', 30_000);
+          assert.equal(await b.claim(record.id, 'daemon-b', 30_000), null, 'a live lease holds across instances');
+          clock.now += 30_000;
+          assert.equal((await b.claim(record.id, 'daemon-b', 30_000))?.owner, 'daemon-b');
+          assert.equal(await a.renewClaim(record.id, 'daemon-a', 30_000), null);
+          assert.equal((await a.claimOf(record.id))?.owner, 'daemon-b');
+        }));
+
+      test('the same transition from both instances at once: one commits, the other is refused', () =>
+        withPair(async (a, b) => {
+          const { record } = await a.addInput(input());
+          const outcomes = await Promise.allSettled([
+            a.transition(record.id, 'queued', 'uploaded', { documentId: 'doc-a' }),
+            b.transition(record.id, 'queued', 'uploaded', { documentId: 'doc-b' }),
+          ]);
+          assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
+          const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+          assert.match(String(refused.reason), /is uploaded, not queued/);
+          assert.deepEqual((await b.events(record.id)).map((e) => e.kind), ['queued', 'uploaded'], 'one event, of the winner');
         }));
     });
   });

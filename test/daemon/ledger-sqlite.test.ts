@@ -16,7 +16,14 @@ const dir = await mkdtemp(join(tmpdir(), 'docdrop-ledger-'));
 after(() => rm(dir, { recursive: true, force: true }));
 let n = 0;
 
-ledgerConformance('sqlite', (opts) => openSqliteLedger(join(dir, `conf-${++n}.db`), opts));
+ledgerConformance(
+  'sqlite',
+  (opts) => openSqliteLedger(join(dir, `conf-${++n}.db`), opts),
+  async (opts) => {
+    const path = join(dir, `pair-${++n}.db`);
+    return [await openSqliteLedger(path, opts), await openSqliteLedger(path, opts)];
+  },
+);
 
 test('opens in WAL mode at the latest schema version and migrates only once', async () => {
   const path = join(dir, 'pragmas.db');
@@ -122,30 +129,6 @@ test('keeps every committed transition when the writing process is killed with S
       const rec = await ledger.get(id);
       assert.equal(rec?.state, kinds.at(-1), 'row and event log agree');
     }
-  } finally {
-    await ledger.close();
-  }
-});
-
-test('mail ledger: a skipped message is recorded once and counted apart; a dropped file keeps its mail origin', async () => {
-  const ledger = await openSqliteLedger(':memory:');
-  try {
-    const key = { mailbox: 'ap', uidValidity: '7', uid: 3 };
-    assert.equal(await ledger.mailOutcome(key), null);
-    await ledger.recordMailSkipped(key, 'subject does not match filter.subject');
-    await ledger.recordMailSkipped(key, 'again');
-    await ledger.recordMailDropped({ ...key, uid: 4 }, ['/in/a.pdf']);
-    assert.equal(await ledger.mailOutcome(key), 'skipped');
-    assert.equal(await ledger.mailDropped(key), false);
-    assert.equal(await ledger.mailOutcome({ ...key, uid: 4 }), 'dropped');
-    assert.equal(await ledger.lastMailUid('ap', '7'), 4);
-    const [stats] = await ledger.mailStats();
-    assert.deepEqual([stats!.messages, stats!.files, stats!.skipped], [1, 1, 1]);
-    const origin = { from: 'v@example.com', subject: 'inv', date: '2026-11-03T09:15:00.000Z', messageId: '<1@x>' };
-    await ledger.recordMailFile({ ...origin, path: '/in/a.pdf', sha256: 'ab', key: { ...key, uid: 4 } });
-    await ledger.recordMailFile({ ...origin, subject: 'inv again', path: '/in/a.pdf', sha256: 'ab', key: { ...key, uid: 4 } });
-    assert.deepEqual(await ledger.mailOrigin('/in/a.pdf', 'ab'), { ...origin, subject: 'inv again' });
-    assert.equal(await ledger.mailOrigin('/in/a.pdf', 'other-content'), null);
   } finally {
     await ledger.close();
   }

@@ -14,45 +14,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { runMigrations } from '../../shared/sqlite-migrations.js';
-import type { Claim, InputRecord, InputResult, InputState, Ledger, LedgerEvent, NewInput, StateSummary, TransitionPatch, WaitingFile } from './ledger.js';
+import type { Claim, InputRecord, InputState, Ledger, LedgerEvent, NewInput, StateSummary, TransitionPatch, WaitingFile } from './ledger.js';
 import { INPUT_STATES } from './ledger.js';
+import { attemptEvent, LedgerConflictError, patchParams, patchSet, queuedEvent, samePathError, toEvent, toRecord, transitionEvent, type EventRow, type Row } from './ledger-rows.js';
 import { isMaildirKey, messageLabel, type MailFile, type MailLedger, type MailOrigin, type MailOutcome, type MailStats, type MessageKey } from './mail-ledger.js';
 import { ACTIVE, MIGRATIONS } from './sqlite-migrations.js';
 
-/** Thrown when a transition's `from` does not match the stored state (another worker moved it first). */
-export class LedgerConflictError extends Error {
-  readonly code = 'LEDGER_CONFLICT';
-  constructor(
-    readonly inputId: number,
-    readonly expected: InputState,
-    readonly actual: InputState | null,
-  ) {
-    super(
-      actual === null
-        ? `ledger: input ${inputId} does not exist`
-        : `ledger: input ${inputId} is ${actual}, not ${expected}; it was moved by someone else`,
-    );
-  }
-}
-
-interface Row {
-  id: number;
-  rule: string;
-  path: string;
-  size: number;
-  mtime_ms: number;
-  sha256: string;
-  state: InputState;
-  document_id: string | null;
-  request_id: string | null;
-  result: string | null;
-  attempts: number;
-  next_attempt_at: number;
-  last_error: string | null;
-  final_path: string | null;
-  created_at: number;
-  updated_at: number;
-}
+export { LedgerConflictError };
 
 export interface SqliteLedgerOptions {
   /** SQLite `synchronous` in WAL mode: 'normal' (default; safe against process crashes) or 'full' (also power loss). */
@@ -103,24 +71,14 @@ export class SqliteLedger implements Ledger, MailLedger {
     private readonly now: () => number,
   ) {
     const s = (sql: string) => db.prepare(sql);
-    // `set_x` flags let one prepared statement update only the fields a patch carries.
-    const patchSet = `
-      path            = CASE WHEN @set_path            THEN @path            ELSE path            END,
-      document_id     = CASE WHEN @set_document_id     THEN @document_id     ELSE document_id     END,
-      request_id      = CASE WHEN @set_request_id      THEN @request_id      ELSE request_id      END,
-      result          = CASE WHEN @set_result          THEN @result          ELSE result          END,
-      attempts        = CASE WHEN @set_attempts        THEN @attempts        ELSE attempts        END,
-      next_attempt_at = CASE WHEN @set_next_attempt_at THEN @next_attempt_at ELSE next_attempt_at END,
-      last_error      = CASE WHEN @set_last_error      THEN @last_error      ELSE last_error      END,
-      final_path      = CASE WHEN @set_final_path      THEN @final_path      ELSE final_path      END,
-      updated_at      = @now`;
+    const set = patchSet();
     this.stmt = {
       get: s('SELECT * FROM inputs WHERE id = ?'),
       activeByPath: s(`SELECT * FROM inputs WHERE rule = ? AND path = ? AND ${ACTIVE}`),
       insert: s(`INSERT INTO inputs (rule, path, size, mtime_ms, sha256, state, next_attempt_at, created_at, updated_at)
                  VALUES (@rule, @path, @size, @mtimeMs, @sha256, 'queued', @now, @now, @now)`),
-      transition: s(`UPDATE inputs SET state = @to, ${patchSet} WHERE id = @id AND state = @from`),
-      attempt: s(`UPDATE inputs SET ${patchSet} WHERE id = @id`),
+      transition: s(`UPDATE inputs SET state = @to, ${set} WHERE id = @id AND state = @from`),
+      attempt: s(`UPDATE inputs SET ${set} WHERE id = @id`),
       event: s('INSERT INTO events (input_id, at, kind, detail) VALUES (?, ?, ?, ?)'),
       bySha: s(`SELECT * FROM inputs WHERE rule = ? AND sha256 = ? AND id != ? AND state != 'failed' ORDER BY id LIMIT 1`),
       due: s(`SELECT * FROM inputs WHERE ${ACTIVE} AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`),
@@ -166,15 +124,14 @@ export class SqliteLedger implements Ledger, MailLedger {
         if (existing) return { record: toRecord(existing), created: false };
         const now = this.now();
         const id = Number(this.stmt.insert.run({ ...input, now }).lastInsertRowid);
-        this.stmt.event.run(id, now, 'queued', JSON.stringify({ path: input.path, size: input.size, sha256: input.sha256 }));
+        this.appendEvent(id, now, queuedEvent(input));
         return { record: this.mustGet(id), created: true };
       }),
       transition: db.transaction((id: number, from: InputState, to: InputState, patch: TransitionPatch) => {
         const now = this.now();
         const changed = this.stmt.transition.run({ ...patchParams(patch), id, from, to, now }).changes;
         if (changed === 0) throw new LedgerConflictError(id, from, this.getRow(id)?.state ?? null);
-        // A transition's event names its new state; when its kind is something else (e.g. 'retry'), `to` says it.
-        this.appendEvent(id, now, to, { from, ...patch.event, ...(typeof patch.event?.kind === 'string' ? { to } : {}) });
+        this.appendEvent(id, now, transitionEvent(from, to, patch));
         return this.mustGet(id);
       }),
       attempt: db.transaction((id: number, patch: TransitionPatch) => {
@@ -182,11 +139,7 @@ export class SqliteLedger implements Ledger, MailLedger {
         if (this.stmt.attempt.run({ ...patchParams(patch), id, now }).changes === 0) {
           throw new Error(`ledger: input ${id} does not exist`);
         }
-        this.appendEvent(id, now, patch.lastError ? 'error' : 'attempt', {
-          attempts: patch.attempts,
-          lastError: patch.lastError,
-          ...patch.event,
-        });
+        this.appendEvent(id, now, attemptEvent(patch));
         return this.mustGet(id);
       }),
       claim: db.transaction((id: number, owner: string, leaseMs: number): Claim | null => {
@@ -218,7 +171,7 @@ export class SqliteLedger implements Ledger, MailLedger {
       return await this.write(() => this.tx.transition(id, from, to, patch));
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-        throw new Error(`ledger: input ${id} cannot become ${to}: another active input has the same rule and path`);
+        throw samePathError(id, to);
       }
       throw err;
     }
@@ -388,11 +341,7 @@ export class SqliteLedger implements Ledger, MailLedger {
   }
 
   async events(inputId: number): Promise<LedgerEvent[]> {
-    const rows = this.stmt.events.all(inputId) as { id: number; input_id: number; at: number; kind: string; detail: string | null }[];
-    return rows.map((r) => {
-      const detail = r.detail === null ? null : (JSON.parse(r.detail) as Record<string, unknown>);
-      return { id: r.id, inputId: r.input_id, at: r.at, kind: r.kind, ...eventStates(r.kind, detail), detail };
-    });
+    return (this.stmt.events.all(inputId) as EventRow[]).map(toEvent);
   }
 
   /** A PRAGMA's value on this connection (e.g. 'synchronous': 1 NORMAL, 2 FULL); for tests and diagnostics. */
@@ -417,65 +366,7 @@ export class SqliteLedger implements Ledger, MailLedger {
     return toRecord(row);
   }
 
-  /** An event's kind is the new state (or error/attempt); a string `kind` in the patch's event overrides it, e.g. 'retry'. */
-  private appendEvent(id: number, at: number, defaultKind: string, detail: Record<string, unknown>): void {
-    const { kind, ...rest } = detail;
-    const clean = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
-    this.stmt.event.run(
-      id,
-      at,
-      typeof kind === 'string' ? kind : defaultKind,
-      Object.keys(clean).length ? JSON.stringify(clean) : null,
-    );
+  private appendEvent(id: number, at: number, event: { kind: string; detail: string | null }): void {
+    this.stmt.event.run(id, at, event.kind, event.detail);
   }
-}
-
-/** From and to of an event row: a transition stores `from` (and `to` when its kind is not the new state). */
-function eventStates(kind: string, detail: Record<string, unknown> | null): Pick<LedgerEvent, 'from' | 'to'> {
-  const isState = (v: unknown): v is InputState => typeof v === 'string' && (INPUT_STATES as readonly string[]).includes(v);
-  if (isState(detail?.from)) return { from: detail.from, to: isState(detail.to) ? detail.to : isState(kind) ? kind : null };
-  return kind === 'queued' ? { from: null, to: 'queued' } : { from: null, to: null };
-}
-
-function patchParams(p: TransitionPatch) {
-  const flag = (v: unknown) => (v === undefined ? 0 : 1);
-  return {
-    set_path: flag(p.path),
-    path: p.path ?? null,
-    set_document_id: flag(p.documentId),
-    document_id: p.documentId ?? null,
-    set_request_id: flag(p.requestId),
-    request_id: p.requestId ?? null,
-    set_result: flag(p.result),
-    result: p.result == null ? null : JSON.stringify(p.result),
-    set_attempts: flag(p.attempts),
-    attempts: p.attempts ?? 0,
-    set_next_attempt_at: flag(p.nextAttemptAt),
-    next_attempt_at: Math.round(p.nextAttemptAt ?? 0),
-    set_last_error: flag(p.lastError),
-    last_error: p.lastError ?? null,
-    set_final_path: flag(p.finalPath),
-    final_path: p.finalPath ?? null,
-  };
-}
-
-function toRecord(r: Row): InputRecord {
-  return {
-    id: r.id,
-    rule: r.rule,
-    path: r.path,
-    size: r.size,
-    mtimeMs: r.mtime_ms,
-    sha256: r.sha256,
-    state: r.state,
-    documentId: r.document_id,
-    requestId: r.request_id,
-    result: r.result === null ? null : (JSON.parse(r.result) as InputResult),
-    attempts: r.attempts,
-    nextAttemptAt: r.next_attempt_at,
-    lastError: r.last_error,
-    finalPath: r.final_path,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
 }
