@@ -5,6 +5,8 @@ import { constants } from 'node:fs';
 import { access, readdir, readFile, stat, statfs } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import type { DaemonConfig } from '../daemon/config/config.js';
+import { describeLedger } from '../daemon/ledger/open-ledger.js';
+import { pgLedgerVersion } from '../daemon/ledger/pg-migrations.js';
 
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'info';
 
@@ -83,7 +85,14 @@ export async function folderChecks(config: DaemonConfig): Promise<Check[]> {
 export async function stateChecks(config: DaemonConfig): Promise<Check[]> {
   const db = config.state.path;
   const out: Check[] = [];
-  if (await exists(db)) {
+  if (config.state.url !== undefined) {
+    const where = describeLedger(config.state);
+    // Read only: doctor does not migrate; the daemon does at start.
+    const v = await pgLedgerVersion(config.state.url).catch((err: unknown) => (err as Error).message);
+    if (typeof v === 'string') out.push(check('fail', 'state database', `${where}: ${v}`));
+    else if (v.current > v.latest) out.push(check('fail', 'state database', `${where} is at schema version ${v.current}, newer than this docdrop (${v.latest}); upgrade docdrop`));
+    else out.push(check('pass', 'state database', `${where} answers (schema version ${v.current} of ${v.latest}; the daemon migrates it at start)`));
+  } else if (await exists(db)) {
     // SQLite in WAL mode writes the -wal and -shm files beside the database: the folder must be writable too.
     const ok = (await can(db, constants.R_OK | constants.W_OK)) && (await can(dirname(db), constants.W_OK | constants.X_OK));
     out.push(check(ok ? 'pass' : 'fail', 'state database', ok ? `${db} is writable` : `${db} or its folder is not writable by this user`));

@@ -4,7 +4,7 @@ import type { CommandModule } from 'yargs';
 import { DEFAULT_CONFIG, reportingErrors } from './run-command.js';
 import { loadConfig } from '../daemon/config/config.js';
 import type { InputRecord } from '../daemon/ledger/ledger.js';
-import { openLedger } from '../daemon/ledger/open-ledger.js';
+import { describeLedger, openLedger } from '../daemon/ledger/open-ledger.js';
 import { retryInput } from '../daemon/pipeline/retry-inputs.js';
 
 interface RetryArgs {
@@ -38,7 +38,7 @@ export const retryCommand: CommandModule<object, RetryArgs> = {
       const targets: InputRecord[] = [];
       if (args.id !== undefined) {
         const r = await ledger.get(args.id);
-        if (!r) throw new Error(`no input with id ${args.id} in ${config.state.path}`);
+        if (!r) throw new Error(`no input with id ${args.id} in ${describeLedger(config.state)}`);
         targets.push(r);
       }
       if (args.failed) targets.push(...(await ledger.list({ state: 'failed' })));

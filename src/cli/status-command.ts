@@ -23,7 +23,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
   builder: (y) =>
     y
       .positional('id', { type: 'number', describe: 'an input id: show it with every event of its history' })
-      .option('config', { type: 'string', default: DEFAULT_CONFIG, describe: 'daemon config file (its state.path is read)' })
+      .option('config', { type: 'string', default: DEFAULT_CONFIG, describe: 'daemon config file (its state.path or state.url is read)' })
       .option('state', { type: 'string', choices: INPUT_STATES, describe: 'list only inputs in this state' })
       .option('json', { type: 'boolean', describe: 'print JSON instead of a table' })
       .option('show-key', { type: 'boolean', describe: "also print the embedded service's API key (read from its key file)" })

@@ -14,7 +14,7 @@ import { applyConfigDefinitions } from './definitions/config-definitions.js';
 import { announceEmbeddedService } from './embedded-discovery.js';
 import type { Ledger } from './ledger/ledger.js';
 import type { MailOrigins } from './ledger/mail-ledger.js';
-import { openLedger, type LedgerStore } from './ledger/open-ledger.js';
+import { describeLedger, openLedger, type LedgerStore } from './ledger/open-ledger.js';
 import { Pipeline, type PollingPolicy } from './pipeline/pipeline.js';
 import { createFileInspector } from './pipeline/adapters.js';
 import { defaultInstanceId } from './pipeline/input-claims.js';
@@ -235,7 +235,13 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
           })
         : null;
     logger.info(
-      { service: embedded ? 'embedded' : redactUrl(url), leaseMs: config.instance.lease_ms, rules: config.rules.map((r) => r.name), mailboxes: config.mailboxes.map((m) => m.name), state: config.state.path },
+      {
+        service: embedded ? 'embedded' : redactUrl(url),
+        leaseMs: config.instance.lease_ms,
+        rules: config.rules.map((r) => r.name),
+        mailboxes: config.mailboxes.map((m) => m.name),
+        state: describeLedger(config.state),
+      },
       'daemon started',
     );
     let stopping: Promise<void> | undefined;

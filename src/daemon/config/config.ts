@@ -95,7 +95,7 @@ export type NotifyConfig = DeepReadonly<
 >;
 
 export type DaemonConfig = DeepReadonly<
-  Omit<RawConfig, 'base_dir' | 'service' | 'rules' | 'mailboxes' | 'notify'> & {
+  Omit<RawConfig, 'base_dir' | 'service' | 'rules' | 'mailboxes' | 'notify' | 'state'> & {
     /** Absolute folder every relative path was resolved against. */
     base_dir: string;
     service: Omit<RawConfig['service'], 'api_key' | 'api_key_file'> & {
@@ -107,6 +107,12 @@ export type DaemonConfig = DeepReadonly<
        */
       api_key_source: 'config' | 'file' | 'generated' | 'unread';
     };
+    /**
+     * The ledger: PostgreSQL at `url` when set, else the SQLite file at `path`. `path` is always absolute and
+     * set (its default with a URL): its folder holds the daemon's local files (mail work folder, embedded key).
+     * `url` may hold a password: log describeLedger(state) (ledger/open-ledger.ts) instead.
+     */
+    state: Omit<RawConfig['state'], 'path'> & { path: string };
     rules: RuleConfig[];
     mailboxes: AnyMailboxConfig[];
     /** Alerts by e-mail; absent when the config has no notify section. */
@@ -196,26 +202,43 @@ export function parseConfig(
   checkRuleNotify(raw.rules, raw.notify !== undefined, problems);
   const { initial_s, max_s } = raw.service.polling;
   if (initial_s > max_s) problems.push(`service.polling.initial_s: expected at most max_s (${max_s}), got ${initial_s}`);
-  if (problems.length > 0) throw new ConfigError(source, problems);
 
-  const statePath = absolutePath(raw.state.path, baseDir);
+  const state = resolveState(raw.state, baseDir, problems);
+  if (problems.length > 0) throw new ConfigError(source, problems);
   const config = {
     ...raw,
     base_dir: baseDir,
     service: { ...service, embedded: { ...service.embedded, data_dir: absolutePath(service.embedded.data_dir, baseDir) } },
-    state: { ...raw.state, path: statePath },
+    state,
     rules,
     mailboxes,
     ...(notify ? { notify } : {}),
     ignore_paths: [
       ...new Set([
         ...rules.flatMap((r) => r.managed_dirs),
-        ...['', '-wal', '-shm', '-journal'].map((s) => statePath + s),
+        ...(state.url === undefined ? ['', '-wal', '-shm', '-journal'].map((s) => state.path + s) : []),
         absolutePath(service.embedded.data_dir, baseDir),
       ]),
     ],
   };
   return deepFreeze(config) as DaemonConfig;
+}
+
+const DEFAULT_STATE_PATH = './var/state.db';
+
+/**
+ * `path` (a SQLite file) or `url` (PostgreSQL), not both. With a URL, `path` keeps its default: its folder
+ * still holds the daemon's local files (mail work folder, the embedded service's key), never a ledger.
+ */
+function resolveState(state: RawConfig['state'], baseDir: string, problems: string[]) {
+  const { url, path, ...rest } = state;
+  if (url !== undefined && path !== undefined) {
+    problems.push('state: set path (a SQLite file) or url (a PostgreSQL database), not both');
+  }
+  if (url !== undefined && !/^postgres(ql)?:\/\/./.test(url)) {
+    problems.push(`state.url: expected a postgres:// or postgresql:// URL, got "${redactUrl(url)}"`);
+  }
+  return { ...rest, path: absolutePath(path ?? DEFAULT_STATE_PATH, baseDir), ...(url !== undefined ? { url } : {}) };
 }
 
 /** The config as it may be logged or printed: the API key, mailbox and SMTP passwords and credentials in base_url redacted. */
@@ -227,6 +250,7 @@ export function describeConfig(config: DaemonConfig): Record<string, unknown> {
   };
   copy.service.api_key = '[redacted]';
   copy.service.base_url = redactUrl(config.service.base_url);
+  if (config.state.url !== undefined) (copy as unknown as { state: { url: string } }).state.url = redactUrl(config.state.url);
   for (const m of copy.mailboxes) {
     if ('password' in m) m.password = '[redacted]';
     const auth = m.auth as { client_secret?: string } | undefined;

@@ -259,7 +259,10 @@ export const configSchema = z.strictObject({
   service: serviceSchema.prefault({}),
   state: z
     .strictObject({
-      path: nonEmpty().default('./var/state.db'),
+      /** The SQLite ledger file; default ./var/state.db (config.ts fills it in: it also places the daemon's local files). */
+      path: nonEmpty().optional(),
+      /** A postgres:// URL: a PostgreSQL ledger, which several daemons may share; instead of path. */
+      url: nonEmpty().optional(),
       /** normal: no commit lost when the process is killed; full: none lost on a power cut either, ~4x slower commits. */
       synchronous: z.enum(['normal', 'full']).default('normal'),
     })

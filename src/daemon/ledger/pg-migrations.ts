@@ -2,7 +2,7 @@
 // brings a database from version N-1 to N. Never edit a released one; add the next. The tables and
 // columns are the SQLite ledger's (src/daemon/ledger/sqlite-migrations.ts), so the adapters share their
 // row mapping (ledger-rows.ts); step 1 is that schema as it stood when PostgreSQL came.
-import type { Pool } from 'pg';
+import pg from 'pg';
 
 /** Where-clause of an active (non-final) input; ON CONFLICT must repeat the partial index's predicate. */
 export const ACTIVE = `state NOT IN ('done', 'failed', 'duplicate')`;
@@ -103,7 +103,7 @@ const MIGRATION_LOCK = 0x646f6364; // "docd"
  * labels the database (without its password) in the error for a schema newer than this docdrop, which is
  * refused rather than written to.
  */
-export async function runPgMigrations(pool: Pool, steps: readonly string[], name: string): Promise<void> {
+export async function runPgMigrations(pool: pg.Pool, steps: readonly string[], name: string): Promise<void> {
   const client = await pool.connect();
   let broken: unknown;
   try {
@@ -132,5 +132,19 @@ export async function runPgMigrations(pool: Pool, steps: readonly string[], name
   } finally {
     // A connection that could not unlock is not given back to the pool (it may still hold the lock).
     client.release(broken instanceof Error ? broken : undefined);
+  }
+}
+
+/** The schema version of the ledger at `url` (0 before its first start) and this docdrop's; reads only. */
+export async function pgLedgerVersion(url: string): Promise<{ current: number; latest: number }> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    const { rows: [table] } = await client.query<{ t: string | null }>(`SELECT to_regclass('schema_migrations')::text AS t`);
+    if (!table?.t) return { current: 0, latest: MIGRATIONS.length };
+    const { rows } = await client.query<{ v: number }>('SELECT COALESCE(MAX(version), 0)::int AS v FROM schema_migrations');
+    return { current: rows[0]!.v, latest: MIGRATIONS.length };
+  } finally {
+    await client.end();
   }
 }
