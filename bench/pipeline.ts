@@ -22,7 +22,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { openLedger } from '../src/daemon/ledger/open-ledger.js';
 import type { PgLedger } from '../src/daemon/ledger/pg-ledger.js';
 import { invoicePdf } from '../test/helpers/job-fixtures.js';
@@ -50,33 +49,22 @@ const INSTANCES = Number(values.instances);
 if (!Number.isInteger(INSTANCES) || INSTANCES < 1) throw new Error(`--instances: expected a whole number, 1 or more, got ${values.instances}`);
 if (values.health && INSTANCES > 1) throw new Error('--health: only with one instance');
 
-/** A fresh database on the server of `serverUrl` for the ledger, and a way to read its commit counters and drop it. */
+/** A fresh database on the server of `serverUrl` for the ledger, its commit and row counters, and its drop. */
 async function benchDatabase(serverUrl: string) {
-  const name = `docdrop_b_multi_${Math.random().toString(16).slice(2, 10)}`;
-  const admin = async <R extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      return (await c.query<R>(sql, params)).rows;
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(serverUrl, `CREATE DATABASE ${name}`);
-  const u = new URL(serverUrl);
-  u.pathname = `/${name}`;
+  // The tests' helper creates (and drops) a database of its own on the server it is given at import.
+  process.env.DOCDROP_TEST_PG_URL = serverUrl;
+  const db = await (await import('../test/helpers/postgres.js')).createTestDatabase('bench_multi');
   return {
-    url: u.href,
+    url: db.url,
     /** Transactions and rows written in the database so far (the statistics lag up to a second). */
-    async counters() {
-      const [r] = await admin<{ xacts: string; ins: string; upd: string; del: string }>(
-        serverUrl,
+    async counters(): Promise<PgCounters> {
+      const [r] = await db.query<{ xacts: string; ins: string; upd: string; del: string }>(
         'SELECT xact_commit + xact_rollback AS xacts, tup_inserted AS ins, tup_updated AS upd, tup_deleted AS del FROM pg_stat_database WHERE datname = $1',
-        [name],
+        [db.name],
       );
       return { xacts: Number(r!.xacts), ins: Number(r!.ins), upd: Number(r!.upd), del: Number(r!.del) };
     },
-    drop: () => admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    drop: () => db.drop(),
   };
 }
 
