@@ -3,7 +3,7 @@
 import type { CommandModule } from 'yargs';
 import { DEFAULT_CONFIG, reportingErrors } from './run-command.js';
 import { loadConfig } from '../daemon/config/config.js';
-import { INPUT_STATES, type InputRecord, type InputState, type Ledger, type WaitingFile } from '../daemon/ledger/ledger.js';
+import { FINAL_STATES, INPUT_STATES, type InputRecord, type InputState, type Ledger, type WaitingFile } from '../daemon/ledger/ledger.js';
 import { openLedger } from '../daemon/ledger/open-ledger.js';
 import { eventView, historyTable, inputView as view } from './input-history.js';
 import { serviceLines, serviceStatus } from './service-status.js';
@@ -46,11 +46,13 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
         last_at: new Date(m.lastAt).toISOString(),
       }));
       const service = await serviceStatus(config, args.showKey === true);
+      const working = await instances(ledger, counts);
       if (args.json) {
-        process.stdout.write(`${JSON.stringify({ service, counts, waiting, mailboxes, inputs: inputs.map(view) }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ service, counts, waiting, mailboxes, instances: working, inputs: inputs.map(view) }, null, 2)}\n`);
         return;
       }
       process.stdout.write(serviceLines(service));
+      for (const i of working) process.stdout.write(`instance ${i.id}: working on ${i.inputs} input${i.inputs === 1 ? '' : 's'}\n`);
       process.stdout.write(`${INPUT_STATES.map((s) => `${s}: ${counts[s]}`).join('  ')}  waiting: ${waiting.length}\n`);
       for (const w of waiting) {
         process.stdout.write(`waiting ${w.rule}: ${w.path} (${w.reason === 'empty' ? 'empty' : 'end not written'}, ${w.size} bytes) since ${w.since}; taken as it is at ${w.until}\n`);
@@ -81,6 +83,21 @@ async function newest(ledger: Ledger, state: InputState | undefined, limit: numb
   const counts = await ledger.countByState();
   const total = state ? counts[state] : Object.values(counts).reduce((a, b) => a + b, 0);
   return (await ledger.list({ ...filter, limit, offset: Math.max(0, total - limit) })).reverse();
+}
+
+/** Most unfinished inputs per state looked at for claims: enough to name every instance at work. */
+const CLAIM_SCAN = 1000;
+
+/** The daemon instances working on this ledger now (instance.id): owners of live claims on unfinished inputs. */
+async function instances(ledger: Ledger, counts: Record<InputState, number>): Promise<{ id: string; inputs: number }[]> {
+  const byOwner = new Map<string, number>();
+  for (const state of INPUT_STATES.filter((s) => !FINAL_STATES.includes(s) && counts[s] > 0)) {
+    for (const r of await ledger.list({ state, limit: CLAIM_SCAN })) {
+      const claim = await ledger.claimOf(r.id);
+      if (claim) byOwner.set(claim.owner, (byOwner.get(claim.owner) ?? 0) + 1);
+    }
+  }
+  return [...byOwner].sort(([a], [b]) => a.localeCompare(b)).map(([id, inputs]) => ({ id, inputs }));
 }
 
 /** A stable file not taken yet because it does not look complete (see README, "Files still being written"). */

@@ -17,6 +17,7 @@ import type { MailOrigins } from './ledger/mail-ledger.js';
 import { describeLedger, openLedger, type LedgerStore } from './ledger/open-ledger.js';
 import { Pipeline, type PollingPolicy } from './pipeline/pipeline.js';
 import { createFileInspector } from './pipeline/adapters.js';
+import { defaultInstanceId } from './pipeline/input-claims.js';
 import { pipelineSettings } from './pipeline/pipeline-settings.js';
 import { createRequestLimiter, createStepQueues } from './pipeline/rate-limit.js';
 import { requestLimiters, type RequestLimiterFactory } from './pipeline/shared-rate-limit.js';
@@ -144,6 +145,8 @@ export function buildPipeline(
   const { concurrency, ...settings } = pipelineSettings(config.rules, config.service, client, targets, [], mailOrigins);
   return new Pipeline({
     ...settings,
+    ...(config.instance.id !== undefined ? { owner: config.instance.id } : {}),
+    leaseMs: config.instance.lease_ms,
     ledger,
     files: createFileInspector(),
     queues: createStepQueues({ uploadConcurrency: concurrency!.upload, pollConcurrency: concurrency!.poll }),
@@ -156,7 +159,9 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
   // Before anything starts: two rules taking the same file would process it twice.
   const overlaps = findWatchOverlaps(config.rules, config.ignore_paths);
   if (overlaps.length > 0) throw new Error(`overlapping watched folders:\n${overlaps.map((p) => `  - ${p}`).join('\n')}`);
-  const logger = opts.logger ?? createLogger({ level: config.log_level });
+  // One owner id for the process's life: every log line and every claim on an input carries it.
+  const instance = config.instance.id ?? defaultInstanceId();
+  const logger = (opts.logger ?? createLogger({ level: config.log_level })).child({ instance });
   // Requests by kind (ids folded), logged at stop: how many calls each file costs, for operators and bench/.
   const requests = new Map<string, number>();
   const liveMetrics = config.health.listen ? createDaemonMetrics() : null;
@@ -192,7 +197,8 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
     });
     // Failures, timeouts and finished inputs reach the notifier through the ledger's committed transitions.
     const observed = observeTransitions(ledger, notifyOnTransition(notifier), (err) => logger.error({ err: String(err) }, 'notify observer failed'));
-    const pipeline = buildPipeline(config, client, metrics.observe(observed), targets, logger, undefined, ledger);
+    const owned = { ...config, instance: { ...config.instance, id: instance } };
+    const pipeline = buildPipeline(owned, client, metrics.observe(observed), targets, logger, undefined, ledger);
     pipeline.start();
     const intake = await startIntake(config.rules, {
       ignorePaths: config.ignore_paths,
@@ -242,7 +248,13 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
           })
         : null;
     logger.info(
-      { service: embedded ? 'embedded' : redactUrl(url), rules: config.rules.map((r) => r.name), mailboxes: config.mailboxes.map((m) => m.name), state: describeLedger(config.state) },
+      {
+        service: embedded ? 'embedded' : redactUrl(url),
+        leaseMs: config.instance.lease_ms,
+        rules: config.rules.map((r) => r.name),
+        mailboxes: config.mailboxes.map((m) => m.name),
+        state: describeLedger(config.state),
+      },
       'daemon started',
     );
     let stopping: Promise<void> | undefined;

@@ -11,9 +11,17 @@
 // the file. A crash between the two steps is harmless: the daemon repeats the write, which upserts the
 // same record and regenerates the file. Writes to one group file are serialised in this process and
 // batched (records arriving while a write runs go out together in the next one), so concurrent workers
-// lose nothing and a busy day costs far fewer regenerations. Several daemon processes writing the same
-// group folder are not coordinated here.
+// lose nothing and a busy day costs far fewer regenerations.
+//
+// Several daemon processes (on one host or several) writing the same group file: each batch's
+// read-modify-write of the sidecar runs under a cross-process lock, proper-lockfile's lock directory
+// `.<file>.records.json.lock` beside it. It rests on mkdir being atomic (one server-side operation on
+// NFS) and on mtimes compared with each host's clock, so it holds on local file systems and on NFS v3/v4
+// between hosts whose clocks agree (NTP); not on eventually consistent object-store mounts (s3fs,
+// gcsfuse...), where two writers can both "create" the folder. A holder that dies leaves the lock stale
+// after LOCK_STALE_MS (its mtime is refreshed every LOCK_UPDATE_MS while held); the others take it over.
 import { mkdir, readFile, rename, stat } from 'node:fs/promises';
+import lockfile from 'proper-lockfile';
 import path from 'node:path';
 import type { FieldDefinition } from '../api/types.js';
 import { sanitiseFileName, uniquePath } from '../shared/safe-paths.js';
@@ -134,7 +142,40 @@ interface Sidecar {
   records: OutputRecord[];
 }
 
+/** A dead holder's lock is taken over after this; a live holder refreshes its lock far more often. */
+const LOCK_STALE_MS = 20_000;
+const LOCK_UPDATE_MS = 2_000;
+
+/**
+ * Runs fn holding the group file's cross-process lock, waiting for it as long as other writers keep it.
+ * A lock found compromised (its mtime went stale under us: a paused process) fails the write, which the
+ * pipeline repeats: the upsert by request id makes the repeat harmless.
+ */
+async function withGroupLock(dest: string, fn: () => Promise<void>): Promise<void> {
+  let lost: Error | null = null;
+  const release = await lockfile.lock(dest, {
+    realpath: false,
+    lockfilePath: `${sidecarPath(dest)}.lock`,
+    stale: LOCK_STALE_MS,
+    update: LOCK_UPDATE_MS,
+    retries: { retries: 2000, factor: 1.3, minTimeout: 10, maxTimeout: 250, randomize: true },
+    onCompromised: (err) => {
+      lost = err;
+    },
+  });
+  try {
+    await fn();
+  } finally {
+    await release().catch(() => undefined);
+  }
+  if (lost) throw new Error(`the lock on group file ${dest} was lost while writing (${(lost as Error).message}); the write is repeated`);
+}
+
 async function writeBatch(dest: string, batch: Pending[]): Promise<void> {
+  await withGroupLock(dest, () => writeBatchLocked(dest, batch));
+}
+
+async function writeBatchLocked(dest: string, batch: Pending[]): Promise<void> {
   const side = sidecarPath(dest);
   const records = await readSidecar(side, dest);
   for (const { record } of batch) {

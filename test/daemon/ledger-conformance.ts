@@ -354,6 +354,20 @@ export function ledgerConformance(name: string, open: OpenFreshLedger, openPair:
           assert.equal((await l.claimOf(record.id))?.owner, winners[0]!.owner);
         }));
 
+      test('listDue with an owner leaves out inputs another owner holds a live claim on', () =>
+        withClock(async (l, clock) => {
+          const mine = (await l.addInput(input())).record;
+          const theirs = (await l.addInput(input())).record;
+          const free = (await l.addInput(input())).record;
+          await l.claim(mine.id, 'daemon-a', 30_000);
+          await l.claim(theirs.id, 'daemon-b', 30_000);
+          const ids = async (owner?: string) => (await l.listDue(clock.now, 10, owner)).map((r) => r.id).sort((x, y) => x - y);
+          assert.deepEqual(await ids('daemon-a'), [mine.id, free.id]);
+          assert.deepEqual(await ids(), [mine.id, theirs.id, free.id], 'without an owner every due input is listed');
+          clock.now += 30_000;
+          assert.deepEqual(await ids('daemon-a'), [mine.id, theirs.id, free.id], 'an expired claim no longer hides its input');
+        }));
+
       test('a claim does not change the input or its events', () =>
         withClock(async (l) => {
           const { record } = await l.addInput(input());

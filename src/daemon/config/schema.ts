@@ -267,6 +267,15 @@ export const configSchema = z.strictObject({
       synchronous: z.enum(['normal', 'full']).default('normal'),
     })
     .prefault({}),
+  /** This daemon among several sharing one ledger (README, "Running on several machines"). */
+  instance: z
+    .strictObject({
+      /** Owner of this daemon's claims, in logs and `docdrop status`; default hostname:pid:random, new at every start. */
+      id: nonEmpty().max(200).optional(),
+      /** A claim on an input lasts this long unless renewed (every third of it); a dead instance's inputs are taken over after it. */
+      lease_ms: positiveInt().min(3000, 'expected at least 3000 ms (renewals go out every third of it)').default(30_000),
+    })
+    .prefault({}),
   rules: z.array(ruleSchema).min(1, 'expected at least one rule'),
   mailboxes: z.array(mailboxSchema).default([]),
   /** Workflows and Classifiers the account is made to match at start (docdrop workflows|classifiers apply). */

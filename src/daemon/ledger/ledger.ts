@@ -158,8 +158,12 @@ export interface Ledger {
   get(id: number): Promise<InputRecord | null>;
   /** Another input of the same rule with the same sha256 that is not failed, oldest first (duplicate check). */
   findBySha(rule: string, sha256: string, excludeId: number): Promise<InputRecord | null>;
-  /** Non-final inputs due now (nextAttemptAt <= now), oldest first; the pipeline's work list after a restart. */
-  listDue(now: number, limit: number): Promise<InputRecord[]>;
+  /**
+   * Non-final inputs due now (nextAttemptAt <= now), oldest first; the pipeline's work list after a restart.
+   * With `owner`, inputs another owner holds a live claim on are left out, so one instance's due list is
+   * not filled up with work it cannot take (several daemons sharing the ledger).
+   */
+  listDue(now: number, limit: number, owner?: string): Promise<InputRecord[]>;
   /** Non-final input at this rule+path, if any (so a file being worked on is not queued twice). */
   findActiveByPath(rule: string, path: string): Promise<InputRecord | null>;
   list(filter: { state?: InputState; rule?: string; limit?: number; offset?: number }): Promise<InputRecord[]>;

@@ -69,6 +69,9 @@ const SQL = {
             SELECT * FROM up`,
   bySha: `SELECT * FROM inputs WHERE rule = @rule AND sha256 = @sha256 AND id != @excludeId AND state != 'failed' ORDER BY id LIMIT 1`,
   due: `SELECT * FROM inputs WHERE ${ACTIVE} AND next_attempt_at <= @now ORDER BY next_attempt_at, id LIMIT @limit`,
+  dueFor: `SELECT * FROM inputs WHERE ${ACTIVE} AND next_attempt_at <= @now
+           AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.input_id = inputs.id AND c.owner <> @owner AND c.until > @clock)
+           ORDER BY next_attempt_at, id LIMIT @limit`,
   countByState: 'SELECT state, COUNT(*) AS n FROM inputs GROUP BY state',
   // COLLATE "C": byte order, as SQLite sorts, whatever the database's locale.
   summarize: `SELECT rule, state, COUNT(*) AS count, MIN(created_at) AS "oldestCreatedAt", MAX(updated_at) AS "newestUpdatedAt"
@@ -155,8 +158,12 @@ export class PgLedger implements Ledger, MailLedger {
     return row ? toRecord(row) : null;
   }
 
-  async listDue(now: number, limit: number): Promise<InputRecord[]> {
-    return (await this.rows<Row>(SQL.due, { now: Math.round(now), limit })).map(toRecord);
+  async listDue(now: number, limit: number, owner?: string): Promise<InputRecord[]> {
+    const rows =
+      owner === undefined
+        ? await this.rows<Row>(SQL.due, { now: Math.round(now), limit })
+        : await this.rows<Row>(SQL.dueFor, { now: Math.round(now), limit, owner, clock: this.now() });
+    return rows.map(toRecord);
   }
 
   async findActiveByPath(rule: string, path: string): Promise<InputRecord | null> {

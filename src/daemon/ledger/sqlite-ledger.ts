@@ -82,6 +82,9 @@ export class SqliteLedger implements Ledger, MailLedger {
       event: s('INSERT INTO events (input_id, at, kind, detail) VALUES (?, ?, ?, ?)'),
       bySha: s(`SELECT * FROM inputs WHERE rule = ? AND sha256 = ? AND id != ? AND state != 'failed' ORDER BY id LIMIT 1`),
       due: s(`SELECT * FROM inputs WHERE ${ACTIVE} AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`),
+      dueFor: s(`SELECT * FROM inputs WHERE ${ACTIVE} AND next_attempt_at <= @now
+                 AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.input_id = inputs.id AND c.owner != @owner AND c.until > @clock)
+                 ORDER BY next_attempt_at, id LIMIT @limit`),
       countByState: s('SELECT state, COUNT(*) AS n FROM inputs GROUP BY state'),
       summarize: s(`SELECT rule, state, COUNT(*) AS count, MIN(created_at) AS oldestCreatedAt, MAX(updated_at) AS newestUpdatedAt
                     FROM inputs GROUP BY rule, state ORDER BY rule, state`),
@@ -290,8 +293,9 @@ export class SqliteLedger implements Ledger, MailLedger {
   }
 
   /** Non-final inputs due at `now`, longest-due first (then oldest), which for fresh inputs is arrival order. */
-  async listDue(now: number, limit: number): Promise<InputRecord[]> {
-    return (this.stmt.due.all(now, limit) as Row[]).map(toRecord);
+  async listDue(now: number, limit: number, owner?: string): Promise<InputRecord[]> {
+    const rows = owner === undefined ? this.stmt.due.all(now, limit) : this.stmt.dueFor.all({ now, limit, owner, clock: this.now() });
+    return (rows as Row[]).map(toRecord);
   }
 
   async findActiveByPath(rule: string, path: string): Promise<InputRecord | null> {

@@ -2,7 +2,8 @@
 // done (or failed/duplicate; timed_out is re-polled slowly). Invariant: a step's outcome is committed to the
 // ledger BEFORE the next side effect starts, so after kill -9 a restart repeats at most the step in flight.
 // Work comes from two places: intake (accept) and the ledger's due list (scheduler tick), which is also
-// how a restart resumes every unfinished input.
+// how a restart resumes every unfinished input. Several daemons may share one ledger: each input is worked
+// on only under this instance's claim (input-claims.ts), checked before every side effect.
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Logger } from '../../shared/logger.js';
@@ -14,6 +15,7 @@ import { realScheduler, type Cancel, type Scheduler } from '../../shared/schedul
 import { incompleteWaitMs, type FileInspection } from '../inputs/inspect-file.js';
 import type { DispositionPort, FailureInfo, FileInspector, OutputsPort, PipelineApi, PipelineRule } from './ports.js';
 import type { StepQueues } from './rate-limit.js';
+import { ClaimLostError, defaultInstanceId, InputClaims } from './input-claims.js';
 
 export interface PollingPolicy {
   initialMs: number;
@@ -50,6 +52,10 @@ export interface PipelineOptions {
   maxInFlight?: number;
   /** Clock and timers; a VirtualScheduler in tests. */
   scheduler?: Scheduler;
+  /** Owner of this instance's claims on inputs (config instance.id); default hostname:pid:random. */
+  owner?: string;
+  /** How long a claim lasts unless renewed (config instance.lease_ms); default 30 s. */
+  leaseMs?: number;
 }
 
 const STEP_PRIORITY: Record<InputState, number> = {
@@ -79,7 +85,8 @@ export type PipelineSettings = Pick<PipelineOptions, 'rules' | 'api' | 'outputs'
 };
 
 export class Pipeline {
-  private o: Required<Omit<PipelineOptions, 'retry' | 'scheduler'>> & { retry: BackoffPolicy; now: () => number };
+  private o: Required<Omit<PipelineOptions, 'retry' | 'scheduler' | 'owner' | 'leaseMs'>> & { retry: BackoffPolicy; now: () => number };
+  private readonly claims: InputClaims;
   /** Rules a reload removed: no new file is taken for them, but their inputs in the ledger still finish. */
   private readonly retired = new Set<string>();
   /** Scheduler time of the last completed tick (the watchdog's proof that the pipeline turns). */
@@ -113,6 +120,18 @@ export class Pipeline {
       ...options,
     } as Pipeline['o'];
     this.lastTurn = this.scheduler.now();
+    this.claims = new InputClaims({
+      ledger: options.ledger,
+      owner: options.owner ?? defaultInstanceId(),
+      leaseMs: options.leaseMs ?? 30_000,
+      logger: options.logger,
+      scheduler: this.scheduler,
+    });
+  }
+
+  /** This instance's owner id on claims. */
+  get owner(): string {
+    return this.claims.owner;
   }
 
   /**
@@ -164,6 +183,7 @@ export class Pipeline {
     for (const q of [upload, poll, local]) q.clear();
     await this.ticking;
     await Promise.all([upload.onIdle(), poll.onIdle(), local.onIdle()]);
+    await this.claims.stop();
   }
 
   /** The step queues, for their depths (metrics). */
@@ -228,9 +248,10 @@ export class Pipeline {
     if (!created) return null;
     logger.info({ id: record.id, rule: rule.name, path, kind }, 'queued');
     if (file.size === 0 || !kind) {
-      // Claimed before the next await, so the scheduler's due list cannot start an upload of it meanwhile.
+      // Held before the next await, so the scheduler's due list cannot start an upload of it meanwhile.
       this.inFlight.add(record.id);
       try {
+        if (!(await this.claims.take(record.id))) return record; // another instance took it first
         return await this.failInput(
           rule,
           record,
@@ -240,9 +261,10 @@ export class Pipeline {
         );
       } finally {
         this.inFlight.delete(record.id);
+        await this.claims.release(record.id);
       }
     }
-    this.dispatch(record);
+    this.dispatch(record, true);
     return record;
   }
 
@@ -320,32 +342,62 @@ export class Pipeline {
     if (room <= 0) return;
     try {
       // In-flight inputs are still due in the ledger; ask for enough rows to see past them.
-      const due = await this.o.ledger.listDue(this.o.now(), this.inFlight.size + room);
+      const due = await this.o.ledger.listDue(this.o.now(), this.inFlight.size + room, this.claims.owner);
       for (const r of due) this.dispatch(r);
     } catch (err) {
       this.o.logger.error({ err: errorText(err) }, 'ledger query failed');
     }
   }
 
-  private dispatch(record: InputRecord): void {
+  /** Runs the input's next step under this instance's claim; `fresh`: the record was just read or written by us. */
+  private dispatch(record: InputRecord, fresh = false): void {
     if (this.stopping || this.inFlight.has(record.id) || FINAL_STATES.includes(record.state)) return;
     const rule = this.o.rules.get(record.rule);
     if (!rule) return; // a rule removed from the config: its inputs wait until it comes back
     this.inFlight.add(record.id);
+    if (this.claims.holds(record.id)) return this.enqueue(rule, record);
+    this.claimed(record, fresh).then(
+      (current) => {
+        if (current) return this.enqueue(rule, current);
+        this.inFlight.delete(record.id);
+      },
+      (err: unknown) => {
+        this.inFlight.delete(record.id);
+        this.o.logger.error({ id: record.id, err: errorText(err) }, 'could not claim input; the due list tries again');
+      },
+    );
+  }
+
+  /**
+   * Takes the input's claim and reads it back: another instance may have moved it on since it was listed.
+   * Null (the claim given back) when another instance holds it, or it is final or not due any more.
+   */
+  private async claimed(record: InputRecord, fresh: boolean): Promise<InputRecord | null> {
+    if (!(await this.claims.take(record.id))) return null;
+    const current = fresh ? record : await this.o.ledger.get(record.id);
+    if (current && !this.stopping && !FINAL_STATES.includes(current.state) && (fresh || current.nextAttemptAt <= this.o.now())) return current;
+    await this.claims.release(record.id);
+    return null;
+  }
+
+  private enqueue(rule: PipelineRule, record: InputRecord): void {
     const q = this.queueFor(record.state);
     // Later steps go first: finishing started inputs beats starting new ones (latency, memory, fewer
     // half-done inputs to resume after a crash).
     q.add(() => this.runStep(rule, record), { priority: STEP_PRIORITY[record.state] }).then(
       (next) => {
         this.inFlight.delete(record.id);
-        if (!next || FINAL_STATES.includes(next.state)) return;
+        if (!next || FINAL_STATES.includes(next.state)) return void this.claims.release(record.id);
         const wait = next.nextAttemptAt - this.o.now();
-        if (wait <= 0) this.dispatch(next);
+        if (wait <= 0) this.dispatch(next, true);
         else if (wait <= HOLD_MAX_MS) this.dispatchLater(next, wait);
-        // Longer waits (timed_out re-checks, long backoffs) are left to the scheduler's due list.
+        // Longer waits (timed_out re-checks, long backoffs) are left to the scheduler's due list, and so
+        // is the claim: whichever instance is free when it is due takes it.
+        else void this.claims.release(record.id);
       },
       (err: unknown) => {
         this.inFlight.delete(record.id);
+        void this.claims.release(record.id);
         this.o.logger.error({ id: record.id, state: record.state, err: errorText(err) }, 'step crashed');
       },
     );
@@ -358,7 +410,7 @@ export class Pipeline {
     const cancel = this.scheduler.schedule(wait, () => {
       this.waiting.delete(cancel);
       this.inFlight.delete(record.id);
-      this.dispatch(record);
+      this.dispatch(record, true);
     });
     this.waiting.add(cancel);
   }
@@ -374,6 +426,7 @@ export class Pipeline {
   private async runStep(rule: PipelineRule, r: InputRecord): Promise<InputRecord | null> {
     if (this.stopping) return null;
     try {
+      this.claims.mustHold(r.id);
       switch (r.state) {
         case 'queued':
           return await this.stepQueued(rule, r);
@@ -390,11 +443,20 @@ export class Pipeline {
           return null;
       }
     } catch (err) {
-      // Another process (e.g. `docdrop retry`) moved the input meanwhile: drop this stale step.
-      const current = await this.o.ledger.get(r.id).catch(() => null);
-      if (!current || current.state !== r.state) return null;
-      return await this.onStepError(rule, current, err);
+      return await this.afterStepError(rule, r, err).catch((inner: unknown) => {
+        if (!(inner instanceof ClaimLostError)) throw inner;
+        this.o.logger.warn({ id: r.id, state: r.state, owner: this.claims.owner }, 'claim lost; the input is left to whichever instance holds it');
+        return null;
+      });
     }
+  }
+
+  private async afterStepError(rule: PipelineRule, r: InputRecord, err: unknown): Promise<InputRecord | null> {
+    if (err instanceof ClaimLostError) throw err;
+    // Another process (e.g. `docdrop retry`) moved the input meanwhile: drop this stale step.
+    const current = await this.o.ledger.get(r.id).catch(() => null);
+    if (!current || current.state !== r.state) return null;
+    return await this.onStepError(rule, current, err);
   }
 
   private async stepQueued(rule: PipelineRule, r: InputRecord): Promise<InputRecord> {
@@ -402,6 +464,7 @@ export class Pipeline {
     if (rule.duplicates === 'skip') {
       const original = await ledger.findBySha(rule.name, r.sha256, r.id);
       if (original && original.id < r.id) {
+        this.claims.mustHold(r.id);
         const finalPath = await disposition.duplicate(rule, r, original);
         logger.info({ id: r.id, path: r.path, original: original.id, originalPath: original.path }, 'duplicate skipped');
         return ledger.transition(r.id, 'queued', 'duplicate', { finalPath, event: { original: original.id, originalPath: original.path } });
@@ -409,6 +472,15 @@ export class Pipeline {
     }
     const st = await stat(r.path).catch(() => null);
     if (!st) {
+      const taken = await this.takenBefore(rule, r);
+      if (taken) {
+        // Two instances saw the same new file: the other one's input took it and moved it away.
+        logger.info({ id: r.id, path: r.path, original: taken.id }, 'file already taken by another input; nothing to do');
+        return ledger.transition(r.id, 'queued', 'duplicate', {
+          finalPath: taken.finalPath,
+          event: { original: taken.id, originalPath: taken.path, note: 'the file was taken and moved by an earlier input (another instance saw it too)' },
+        });
+      }
       return ledger.transition(r.id, r.state, 'failed', { lastError: 'input_vanished: the input file vanished before upload', finalPath: null });
     }
     // Rewritten with the same bytes (a mailbox dropping an attachment again after a crash, a touch) it is
@@ -419,6 +491,7 @@ export class Pipeline {
         finalPath: null,
       });
     }
+    this.claims.mustHold(r.id);
     const documentId = await api.upload(r.path);
     logger.debug({ id: r.id, documentId }, 'uploaded');
     return ledger.transition(r.id, 'queued', 'uploaded', { documentId, attempts: 0, nextAttemptAt: this.o.now(), lastError: null });
@@ -498,7 +571,15 @@ export class Pipeline {
     return this.o.ledger.transition(r.id, 'written', 'done', { finalPath, lastError: null });
   }
 
+  /** An earlier, finished input of the same file (rule, path and content) that took it away, if any. */
+  private async takenBefore(rule: PipelineRule, r: InputRecord): Promise<InputRecord | null> {
+    const earlier = await this.o.ledger.findBySha(rule.name, r.sha256, r.id);
+    const finished = earlier?.state === 'done' || earlier?.state === 'duplicate';
+    return earlier && finished && earlier.id < r.id && earlier.path === r.path && earlier.mtimeMs === r.mtimeMs ? earlier : null;
+  }
+
   private async failInput(rule: PipelineRule, r: InputRecord, info: FailureInfo): Promise<InputRecord> {
+    this.claims.mustHold(r.id);
     // Disposition finds a file it already moved before a crash lost this commit, and returns that path.
     const finalPath = await this.o.disposition.fail(rule, r, info);
     this.o.logger.warn({ id: r.id, path: r.path, finalPath, reason: info.reason, message: info.message }, 'failed');
@@ -549,6 +630,7 @@ export class Pipeline {
       }
       return await ledger.recordAttempt(r.id, { attempts, nextAttemptAt: now + delay, lastError: message, event: { error: message } });
     } catch (inner) {
+      if (inner instanceof ClaimLostError) throw inner;
       logger.error({ id: r.id, err: errorText(inner), cause: message }, 'could not record step error');
       return null;
     }

@@ -10,6 +10,8 @@ export const RESTART_ONLY: readonly { key: string; why: string; value(c: DaemonC
   { key: 'state.path', why: 'the ledger stays open while inputs are in flight', value: (c) => c.state.path },
   { key: 'state.url', why: 'the ledger stays open while inputs are in flight', value: (c) => c.state.url ?? null },
   { key: 'state.synchronous', why: 'set when the ledger is opened', value: (c) => c.state.synchronous },
+  { key: 'instance.id', why: 'claims on inputs in flight are held under it', value: (c) => c.instance.id ?? null },
+  { key: 'instance.lease_ms', why: 'claims in flight were taken with it', value: (c) => c.instance.lease_ms },
   { key: 'health.listen', why: 'the listener is bound at start', value: (c) => c.health.listen ?? null },
   { key: 'service.base_url', why: 'inputs in flight belong to the service in use', value: (c) => c.service.base_url },
   {
