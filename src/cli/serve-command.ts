@@ -71,6 +71,8 @@ export function toServiceOptions(argv: ServeArgs, logger: ServiceOptions['logger
     inboundDomain: argv.inboundDomain,
     logger,
     jobConcurrency: argv.jobConcurrency,
+    role: argv.role as ServiceOptions['role'],
+    jobTimeoutSeconds: argv.jobTimeout,
     smtpPort: argv.smtpPort,
     smtpHost: argv.smtpHost,
     mailSmtp: argv.mailSmtpHost

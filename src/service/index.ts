@@ -8,6 +8,7 @@ import type { ServiceContext } from './context.js';
 import { FaultInjector } from './faults.js';
 import { buildApp } from './http/app.js';
 import { JobsRuntime } from './jobs/jobs-runtime.js';
+import { openJobQueue } from './jobs/open-job-queue.js';
 import { createExportMailer } from './mail/export-mailer.js';
 import { createPresigner, loadSecret } from './presign.js';
 import { resolveOptions, type ServiceOptions } from './serve-options.js';
@@ -31,6 +32,7 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
   const options = resolveOptions(opts);
   await mkdir(options.dataDir, { recursive: true });
   const logger = options.logger ?? silentLogger;
+  const { queue, shared } = await openJobQueue({ role: options.role, concurrency: options.jobConcurrency, jobTimeoutSeconds: options.jobTimeoutSeconds, logger });
   const db = openDb(options.dataDir);
   const files = new FileStore(options.dataDir);
   await files.init();
@@ -45,7 +47,9 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
     apiKeys: options.apiKeys,
     engine: options.engine ?? createDocumentEngine({ logger, llm: options.llm }),
     faults: new FaultInjector(options.faults),
-    concurrency: options.jobConcurrency,
+    queue,
+    queueShared: shared,
+    runsJobs: options.role !== 'api',
     webhooks: options.webhooks,
     addressPolicy: createAddressPolicy(options.fetchAllowRanges),
     artifactUrl: (rel, ttl) => presign.url('GET', `/presigned/files/${rel}`, ttl),

@@ -56,6 +56,16 @@ export const SERVE_OPTIONS = {
   'log-format': { type: 'string', describe: 'json (JSON lines) or pretty (human-readable); default pretty when stderr is a terminal, else json' },
   // Jobs side: workers, inbound SMTP, export mail, fault injection (src/service/jobs, faults.ts).
   'job-concurrency': { type: 'number', default: 2, describe: 'Jobs processed at once' },
+  role: {
+    type: 'string',
+    default: 'all',
+    describe: 'api (answers the API and queues jobs, never runs them), worker (runs jobs; HTTP only for /healthz, /readyz, /metrics) or all. api and worker need a PostgreSQL --database',
+  },
+  'job-timeout': {
+    type: 'number',
+    default: 900,
+    describe: 'Seconds one job may run before it ends in exception; with PostgreSQL also how soon a job whose worker died is retried by another',
+  },
   'pdf-workers': { type: 'number', describe: 'PDF reader threads (pdf.js text; one of them also renders pages for OCR with PDFium); default min(2, cores)' },
   'smtp-port': { type: 'number', describe: "Start the inbound SMTP listener on this port (mail to a Workflow's email_id becomes a run)" },
   'smtp-host': { type: 'string', describe: 'Interface of the inbound SMTP listener (default --host)' },
@@ -130,6 +140,10 @@ export interface ServiceOptions {
   llm?: LlmConfig;
   /** Jobs processed at once by the worker pool; default --job-concurrency's. */
   jobConcurrency?: number;
+  /** What this process does (--role): api, worker or all (default). */
+  role?: ServeRole;
+  /** Seconds one job may run (--job-timeout); with PostgreSQL, also when a dead worker's job is retried. */
+  jobTimeoutSeconds?: number;
   /** Fault injection for testing clients (src/service/faults.ts); off by default. */
   faults?: FaultOptions;
   /** Webhook delivery tuning (docs/webhooks.md). */
@@ -144,8 +158,13 @@ export interface ServiceOptions {
   smtpHost?: string;
 }
 
+export const SERVE_ROLES = ['api', 'worker', 'all'] as const;
+export type ServeRole = (typeof SERVE_ROLES)[number];
+
 export interface ResolvedServiceOptions extends ServiceOptions {
   host: string;
+  role: ServeRole;
+  jobTimeoutSeconds: number;
   presignTtlSeconds: number;
   maxUploadBytes: number;
   inboundDomain: string;
@@ -171,10 +190,18 @@ export function resolveOptions(o: ServiceOptions): ResolvedServiceOptions {
   if (o.maxConnectionsPerIp !== undefined && !(Number.isInteger(o.maxConnectionsPerIp) && o.maxConnectionsPerIp >= 0)) {
     throw new Error(`--max-connections-per-ip: expected an integer >= 0 (0 = no cap), received ${o.maxConnectionsPerIp}`);
   }
+  const role = o.role ?? (SERVE_OPTIONS.role.default as ServeRole);
+  if (!SERVE_ROLES.includes(role)) throw new Error(`--role: expected one of ${SERVE_ROLES.join(', ')}, received '${role}'`);
+  const jobTimeoutSeconds = o.jobTimeoutSeconds ?? SERVE_OPTIONS['job-timeout'].default;
+  if (!(Number.isFinite(jobTimeoutSeconds) && jobTimeoutSeconds >= 2 && jobTimeoutSeconds < 86_400)) {
+    throw new Error(`--job-timeout: expected seconds from 2 to 86399, received ${jobTimeoutSeconds}`);
+  }
   if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) throw new Error(`port: expected an integer 0..65535, received ${o.port}`);
   return {
     ...o,
     host: o.host ?? SERVE_OPTIONS.host.default,
+    role,
+    jobTimeoutSeconds,
     presignTtlSeconds: o.presignTtlSeconds ?? SERVE_OPTIONS['presign-ttl'].default,
     maxUploadBytes: o.maxUploadBytes ?? SERVE_OPTIONS['max-upload-mb'].default * MIB,
     inboundDomain: o.inboundDomain ?? SERVE_OPTIONS['inbound-domain'].default,

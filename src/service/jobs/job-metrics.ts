@@ -9,7 +9,7 @@ import type { DeliveryOutcome } from './webhooks.js';
 
 export interface JobMetricSources {
   countByStatus(): Record<JobStatus, number>;
-  depth(): { waiting: number; running: number };
+  depth(): Promise<{ waiting: number; running: number }>;
   readiness(): Promise<ReadinessReport>;
 }
 
@@ -49,9 +49,9 @@ export function createJobMetrics(): JobMetrics {
     },
   });
   new Gauge({
-    name: 'docdrop_serve_job_queue', help: 'Jobs waiting for a worker (waiting) and being worked on (running).', labelNames: ['queue'], registers,
-    collect() {
-      const d = sources.depth?.();
+    name: 'docdrop_serve_job_queue', help: 'Jobs waiting for a worker (waiting; with PostgreSQL, in the shared queue) and being worked on by this process (running).', labelNames: ['queue'], registers,
+    async collect() {
+      const d = await sources.depth?.();
       if (d) for (const [queue, n] of Object.entries(d)) this.set({ queue }, n);
     },
   });

@@ -18,6 +18,9 @@ export async function registerRoutes(app: FastifyInstance, ctx: ServiceContext):
   const { db, files, presign, logger, jobs, options } = ctx;
   const { documents, templates, classifiers } = ctx.repos;
   const jobStore = jobs.store;
+  const health = () => healthRoutes(app, { db, filesRoot: files.root, workersRunning: () => jobs.workersRunning, metrics: jobs.metrics });
+  // A pure worker answers probes and scrapes only: the API is the api/all processes' (docs/service.md#roles).
+  if (options.role === 'worker') return health();
   documentRoutes(app, { documents, files, presign, presignTtlSeconds: options.presignTtlSeconds });
   templateRoutes(app, { templates, inboundDomain: options.inboundDomain });
   classifierRoutes(app, { classifiers, templates });
@@ -47,5 +50,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: ServiceContext):
     inboundDomain: options.inboundDomain,
   });
   mcpRoutes(app, { publicUrl: () => ctx.publicUrl });
-  healthRoutes(app, { db, filesRoot: files.root, workersRunning: () => jobs.workersRunning, metrics: jobs.metrics });
+  health();
 }

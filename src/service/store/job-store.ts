@@ -127,6 +127,11 @@ export class JobStore {
     return ids;
   }
 
+  /** Pending jobs, oldest first, left as they are (on a shared queue JobsRuntime.start queues them again). */
+  pendingIds(): string[] {
+    return (this.sql(`SELECT request_id FROM jobs WHERE status = 'pending' ORDER BY created_at`).all() as { request_id: string }[]).map((r) => r.request_id);
+  }
+
   /** Completed jobs of a Workflow in an account created at or after `since` (spec timestamp), oldest first. */
   completedForTemplate(account: string, templateId: string, since: string): Job[] {
     const rows = this.sql(`SELECT * FROM jobs WHERE account = ? AND template_id = ? AND status = 'completed' AND created_at >= ? ORDER BY created_at, request_id`)

@@ -32,7 +32,7 @@ export interface SubmitRunDeps {
   documents: DocumentsRepo;
   jobStore: JobStore;
   /** The worker pool (JobsRuntime). */
-  jobQueue: { enqueue(requestId: string): void };
+  jobQueue: { enqueue(requestId: string): Promise<void> };
 }
 
 const idsSchema = z.object({ template_id: uuid().optional(), classifier_id: uuid().optional() });
@@ -94,6 +94,6 @@ export function submitRun(deps: SubmitRunDeps, r: RunRequest): Job {
     }
     return inserted;
   })();
-  deps.jobQueue.enqueue(job.request_id);
+  void deps.jobQueue.enqueue(job.request_id); // TODO(svcstore merge): await once submitRun is async
   return job;
 }
