@@ -59,6 +59,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       return;
     }
     await store.update(requestId, { ...u, status });
+    deps.logger.info({ requestId, status }, 'job finished');
     const job = await store.get(requestId);
     if (job) deps.onFinished(job);
   };
@@ -176,7 +177,8 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
   return {
     async run(requestId, { signal, deadline, redelivered }) {
       if (!(await claim(requestId, redelivered))) return 'skipped';
-      if (redelivered) deps.logger.info({ requestId }, 'job taken over from a worker that stopped mid-job');
+      // One line per run and per end: with several workers, the log shows where each job ran (and ran again).
+      deps.logger.info({ requestId, redelivered }, redelivered ? 'job started (taken over from a worker that stopped mid-job)' : 'job started');
       const gate = endGate();
       const running = work(requestId, signal, gate);
       if (!deadline) return running;
