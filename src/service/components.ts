@@ -21,7 +21,7 @@ const jobsComponent: ServiceComponent = {
   name: 'jobs',
   phase: 'after-listen',
   async start(ctx): Promise<RunningComponent> {
-    ctx.jobs.resume();
+    await ctx.jobs.resume();
     return {
       close: async () => {
         await ctx.jobs.close();
@@ -38,10 +38,10 @@ const inboundMailComponent: ServiceComponent = {
   async start(ctx): Promise<RunningComponent> {
     const port = ctx.options.smtpPort;
     if (port === undefined) return { close: async () => {} };
-    const { db, files, logger, jobs } = ctx;
+    const { files, logger, jobs } = ctx;
     const { documents, templates } = ctx.repos;
     const mail = await startInboundMail(
-      { db, files, logger, documents, templates, jobStore: jobs.store, jobQueue: jobs },
+      { files, logger, documents, templates, jobStore: jobs.store, jobQueue: jobs },
       { port, host: ctx.options.smtpHost ?? ctx.options.host },
     );
     jobs.listeners.smtpPort = mail.port;

@@ -1,4 +1,5 @@
-// startService: opens the data dir, builds the context and the app, starts components and listens.
+// startService: opens the store (SQLite in the data dir, or PostgreSQL) and the files folder, builds the
+// context and the app, starts components and listens.
 import { mkdir } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { createDocumentEngine } from '../engine/index.js';
@@ -9,13 +10,10 @@ import { FaultInjector } from './faults.js';
 import { buildApp } from './http/app.js';
 import { JobsRuntime } from './jobs/jobs-runtime.js';
 import { createExportMailer } from './mail/export-mailer.js';
-import { createPresigner, loadSecret } from './presign.js';
+import { createPresigner, type Presigner } from './presign.js';
 import { resolveOptions, type ServiceOptions } from './serve-options.js';
-import { createClassifiersRepo } from './store/classifiers-repo.js';
-import { openDb } from './store/db.js';
-import { createDocumentsRepo } from './store/documents-repo.js';
 import { FileStore } from './store/file-store.js';
-import { createTemplatesRepo } from './store/templates-repo.js';
+import { openServiceStore } from './store/open-store.js';
 import { createAddressPolicy } from './usecases/address-policy.js';
 
 export type { ServiceOptions } from './serve-options.js';
@@ -31,15 +29,22 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
   const options = resolveOptions(opts);
   await mkdir(options.dataDir, { recursive: true });
   const logger = options.logger ?? silentLogger;
-  const db = openDb(options.dataDir);
-  const files = new FileStore(options.dataDir);
-  await files.init();
+  const db = await openServiceStore({ dataDir: options.dataDir, database: options.database, logger });
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
-  const repos = { documents: createDocumentsRepo(db), templates: createTemplatesRepo(db), classifiers: createClassifiersRepo(db) };
-  const presign = createPresigner({ secret: loadSecret(options.dataDir), baseUrl: () => publicUrl, defaultTtlSeconds: options.presignTtlSeconds });
+  const files = new FileStore(options.filesDir);
+  const repos = { documents: db.documents, templates: db.templates, classifiers: db.classifiers };
+  let presign: Presigner;
+  try {
+    await files.init();
+    presign = createPresigner({ secret: await db.presignSecret(), baseUrl: () => publicUrl, defaultTtlSeconds: options.presignTtlSeconds });
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
   const jobs = new JobsRuntime({
-    db,
     ...repos,
+    jobStore: db.jobs,
+    webhookDeliveries: db.webhookDeliveries,
     files,
     logger,
     apiKeys: options.apiKeys,
@@ -87,13 +92,13 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
           // Stop taking requests first, then background work, then the database both depend on.
           await server.close();
           await stopComponents();
-          db.close();
+          await db.close();
         })()),
     };
   } catch (err) {
     await stopComponents();
     await app?.close();
-    db.close();
+    await db.close();
     throw err;
   }
 }

@@ -33,7 +33,7 @@ export interface JobRunnerDeps {
   engine: DocumentEngine;
   faults: FaultInjector;
   /** Called once a job reaches a final state (webhooks). */
-  onFinished(job: Job): void;
+  onFinished(job: Job): Promise<void>;
 }
 
 /** A failure that ends the job 'failed' (not retried, not the engine's fault). */
@@ -46,30 +46,30 @@ export function createJobRunner(deps: JobRunnerDeps): (requestId: string, signal
   const { documents, templates, classifiers, files, store, engine, faults } = deps;
 
   const finish = async (requestId: string, status: JobStatus, u: JobUpdate) => {
-    if (!store.get(requestId)) {
+    if (!(await store.get(requestId))) {
       // Deleted (DELETE /files) while running: record nothing and drop what the run wrote.
       if (u.selected_pages_file) await files.remove(files.artifactPath(u.selected_pages_file));
       return;
     }
-    store.update(requestId, { ...u, status });
-    const job = store.get(requestId);
-    if (job) deps.onFinished(job);
+    await store.update(requestId, { ...u, status });
+    const job = await store.get(requestId);
+    if (job) await deps.onFinished(job);
   };
 
-  const templateOf = (job: Job, templateId: string) => {
-    const row = templates.get(templateId);
+  const templateOf = async (job: Job, templateId: string) => {
+    const row = await templates.get(templateId);
     if (!row || row.account_id !== job.account) throw new JobFailure(`Workflow ${templateId} does not exist (it may have been deleted)`);
     return row;
   };
 
   return async function runJob(requestId, signal) {
-    if (!store.claim(requestId)) return;
+    if (!(await store.claim(requestId))) return;
     try {
       await faults.jobDelay(signal);
     } catch {
       return; // closing: the job stays 'processing' and is resumed on the next start
     }
-    const job = store.get(requestId);
+    const job = await store.get(requestId);
     if (!job) return;
 
     const injected = faults.jobOutcome();
@@ -78,7 +78,7 @@ export function createJobRunner(deps: JobRunnerDeps): (requestId: string, signal
     let classifyCredits = 0;
     const routed: JobUpdate = {};
     try {
-      const doc = documents.get(job.document_id);
+      const doc = await documents.get(job.document_id);
       if (!doc) throw new JobFailure(`document ${job.document_id} no longer exists`);
       const kind = doc.file_extension;
       if (!isFileKind(kind)) throw new JobFailure(`document ${doc.document_id} has an unsupported file type '${doc.file_extension}'`);
@@ -86,7 +86,7 @@ export function createJobRunner(deps: JobRunnerDeps): (requestId: string, signal
 
       let templateId = job.template_id;
       if (job.classifier_id) {
-        const crow = classifiers.get(job.classifier_id);
+        const crow = await classifiers.get(job.classifier_id);
         if (!crow || crow.account_id !== job.account) throw new JobFailure(`Classifier ${job.classifier_id} does not exist (it may have been deleted)`);
         const configs = JSON.parse(crow.configs) as ClassifierConfigs;
         const c = await engine.classify({
@@ -105,21 +105,21 @@ export function createJobRunner(deps: JobRunnerDeps): (requestId: string, signal
         templateId = route.templateId;
       }
       if (!templateId) throw new JobFailure('the job names neither a Workflow nor a Classifier');
-      const trow = templateOf(job, templateId);
+      const trow = await templateOf(job, templateId);
       const parserConfig = JSON.parse(trow.parser_config) as ParserConfig;
       const { engine: options, recorded } = resolveRunOptions(job.params, parserConfig);
       Object.assign(routed, { template_id: trow.template_id, template_title: trow.template_title, template_type: trow.template_type });
       if (job.classifier_id) {
         // The run's Workflow is known only now; run_parser with template_id recorded it at submission.
-        store.update(requestId, routed);
-        documents.addParserRun({ document_id: doc.document_id, template_id: trow.template_id, template_title: trow.template_title, request_id: requestId, params: recorded, datetime: specTimestamp() });
+        await store.update(requestId, routed);
+        await documents.addParserRun({ document_id: doc.document_id, template_id: trow.template_id, template_title: trow.template_title, request_id: requestId, params: recorded, datetime: specTimestamp() });
       }
 
       const schema = JSON.parse(trow.template_schema) as TemplateSchema;
       const result = await engine.extract({ filePath, kind, fields: schema.fields, dateFormat: parserConfig.date_format, options });
       const rel = selectedPagesRel(requestId, doc.file_extension);
       await writeSelectedPages(filePath, kind, result.pagesRead, result.numPages, files.artifactPath(rel));
-      documents.setContent(doc.document_id, result.text ?? flattenValues(result.data), specTimestamp());
+      await documents.setContent(doc.document_id, result.text ?? flattenValues(result.data), specTimestamp());
       await finish(requestId, 'completed', {
         ...routed,
         result: { data: result.data, missingRequired: result.missingRequired, numPages: result.numPages, pagesRead: result.pagesRead, ...(result.chunks ? { chunks: result.chunks } : {}) },

@@ -23,7 +23,6 @@ export async function registerRoutes(app: FastifyInstance, ctx: ServiceContext):
   classifierRoutes(app, { classifiers, templates });
   await presignedRoutes(app, { presign, files, documents, maxUploadBytes: options.maxUploadBytes });
   jobRoutes(app, {
-    db,
     documents,
     templates,
     classifiers,
@@ -34,7 +33,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: ServiceContext):
     addressPolicy: createAddressPolicy(options.fetchAllowRanges),
     viewJob: (job) => jobs.view(job),
   });
-  uploadAndRunRoutes(app, { db, documents, templates, classifiers, files, jobStore, jobQueue: jobs, viewJob: (job) => jobs.view(job) });
+  uploadAndRunRoutes(app, { documents, templates, classifiers, files, jobStore, jobQueue: jobs, viewJob: (job) => jobs.view(job) });
   classifyRoutes(app, { documents, classifiers, files, engine: jobs.engine, logger });
   exportRoutes(app, {
     jobStore,
@@ -47,5 +46,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: ServiceContext):
     inboundDomain: options.inboundDomain,
   });
   mcpRoutes(app, { publicUrl: () => ctx.publicUrl });
-  healthRoutes(app, { db, filesRoot: files.root, workersRunning: () => jobs.workersRunning, metrics: jobs.metrics });
+  healthRoutes(app, { store: db, filesRoot: files.root, workersRunning: () => jobs.workersRunning, metrics: jobs.metrics });
 }
