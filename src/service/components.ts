@@ -39,10 +39,10 @@ const inboundMailComponent: ServiceComponent = {
     const port = ctx.options.smtpPort;
     // Mail is a way in, like the API: a pure worker does not take it.
     if (port === undefined || ctx.options.role === 'worker') return { close: async () => {} };
-    const { db, files, logger, jobs } = ctx;
+    const { files, logger, jobs } = ctx;
     const { documents, templates } = ctx.repos;
     const mail = await startInboundMail(
-      { db, files, logger, documents, templates, jobStore: jobs.store, jobQueue: jobs },
+      { files, logger, documents, templates, jobStore: jobs.store, jobQueue: jobs },
       { port, host: ctx.options.smtpHost ?? ctx.options.host },
     );
     jobs.listeners.smtpPort = mail.port;

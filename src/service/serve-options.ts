@@ -1,7 +1,9 @@
 // Options of `docdrop serve` and startService. SERVE_OPTIONS is the one schema: each option's name, type,
 // default and help text, written once. The CLI's flags (src/cli/serve-command.ts) and the service's
 // defaults (resolveOptions) are both derived from it; README's table lists the same (a test checks).
+import { join } from 'node:path';
 import type { Logger } from '../shared/logger.js';
+import { redactUrl } from '../shared/redact-url.js';
 import { createAddressPolicy } from './usecases/address-policy.js';
 import type { DocumentEngine, LlmConfig } from '../engine/index.js';
 import type { FaultOptions } from './faults.js';
@@ -23,7 +25,12 @@ export interface ServeOptionSpec {
 export const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' },
   port: { type: 'number', default: 8080, describe: 'TCP port (0 = any free port)' },
-  'data-dir': { type: 'string', required: true, describe: 'Folder for service.db, presign.key and stored files' },
+  'data-dir': { type: 'string', required: true, describe: 'Folder for service.db, presign.key and stored files (the defaults of --database and --files)' },
+  database: {
+    type: 'string',
+    describe: 'postgres://USER@HOST:PORT/DB: keep documents, Workflows, Classifiers, jobs and webhook deliveries in PostgreSQL, shared by every serve process given the same URL (default DATA_DIR/service.db, SQLite). Password in the URL or PGPASSWORD',
+  },
+  files: { type: 'string', describe: 'Folder of stored documents and exports; several serve processes may share it on NFSv4, CephFS or SMB (not an object-store mount) (default DATA_DIR/files)' },
   'api-key': {
     type: 'string',
     array: true,
@@ -113,6 +120,10 @@ export interface ServiceOptions {
   port: number;
   /** Holds service.db, presign.key and files/. Created when missing. */
   dataDir: string;
+  /** PostgreSQL URL of a store shared by several processes; absent = DATA_DIR/service.db (SQLite). */
+  database?: string;
+  /** Folder of stored files (may be shared by several processes); default DATA_DIR/files. */
+  filesDir?: string;
   /** Each key is its own account. Never logged. */
   apiKeys: string[];
   /** Base of pre-signed URLs (e.g. behind a proxy); default http://host:port. */
@@ -165,6 +176,7 @@ export interface ResolvedServiceOptions extends ServiceOptions {
   host: string;
   role: ServeRole;
   jobTimeoutSeconds: number;
+  filesDir: string;
   presignTtlSeconds: number;
   maxUploadBytes: number;
   inboundDomain: string;
@@ -190,8 +202,14 @@ export function resolveOptions(o: ServiceOptions): ResolvedServiceOptions {
   if (o.maxConnectionsPerIp !== undefined && !(Number.isInteger(o.maxConnectionsPerIp) && o.maxConnectionsPerIp >= 0)) {
     throw new Error(`--max-connections-per-ip: expected an integer >= 0 (0 = no cap), received ${o.maxConnectionsPerIp}`);
   }
+  if (o.database !== undefined && !/^postgres(ql)?:\/\/./i.test(o.database)) {
+    throw new Error(`--database: expected a PostgreSQL URL such as postgres://docdrop@db-host:5432/docdrop, received ${JSON.stringify(redactUrl(o.database))}`);
+  }
   const role = o.role ?? (SERVE_OPTIONS.role.default as ServeRole);
   if (!SERVE_ROLES.includes(role)) throw new Error(`--role: expected one of ${SERVE_ROLES.join(', ')}, received '${role}'`);
+  if (role !== 'all' && o.database === undefined) {
+    throw new Error(`--role ${role}: needs a PostgreSQL --database (processes share jobs only through PostgreSQL); with SQLite the one process has --role all`);
+  }
   const jobTimeoutSeconds = o.jobTimeoutSeconds ?? SERVE_OPTIONS['job-timeout'].default;
   if (!(Number.isFinite(jobTimeoutSeconds) && jobTimeoutSeconds >= 2 && jobTimeoutSeconds < 86_400)) {
     throw new Error(`--job-timeout: expected seconds from 2 to 86399, received ${jobTimeoutSeconds}`);
@@ -202,6 +220,7 @@ export function resolveOptions(o: ServiceOptions): ResolvedServiceOptions {
     host: o.host ?? SERVE_OPTIONS.host.default,
     role,
     jobTimeoutSeconds,
+    filesDir: o.filesDir ?? join(o.dataDir, 'files'),
     presignTtlSeconds: o.presignTtlSeconds ?? SERVE_OPTIONS['presign-ttl'].default,
     maxUploadBytes: o.maxUploadBytes ?? SERVE_OPTIONS['max-upload-mb'].default * MIB,
     inboundDomain: o.inboundDomain ?? SERVE_OPTIONS['inbound-domain'].default,

@@ -8,7 +8,7 @@ import type { Job, JobStatus } from '../store/job-store.js';
 import type { DeliveryOutcome } from './webhooks.js';
 
 export interface JobMetricSources {
-  countByStatus(): Record<JobStatus, number>;
+  countByStatus(): Promise<Record<JobStatus, number>>;
   depth(): Promise<{ waiting: number; running: number }>;
   readiness(): Promise<ReadinessReport>;
 }
@@ -44,8 +44,8 @@ export function createJobMetrics(): JobMetrics {
   for (const outcome of ['delivered', 'abandoned']) webhooks.inc({ outcome }, 0);
   new Gauge({
     name: 'docdrop_serve_jobs', help: 'Jobs in the store by state (pending, processing, completed, failed, exception).', labelNames: ['state'], registers,
-    collect() {
-      for (const [state, n] of Object.entries(sources.countByStatus?.() ?? {})) this.set({ state }, n);
+    async collect() {
+      for (const [state, n] of Object.entries((await sources.countByStatus?.()) ?? {})) this.set({ state }, n);
     },
   });
   new Gauge({

@@ -34,7 +34,7 @@ export interface JobRunnerDeps {
   engine: DocumentEngine;
   faults: FaultInjector;
   /** Called once a job reaches a final state (webhooks). */
-  onFinished(job: Job): void;
+  onFinished(job: Job): Promise<void>;
 }
 
 /** A failure that ends the job 'failed' (not retried, not the engine's fault). */
@@ -61,7 +61,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     await store.update(requestId, { ...u, status });
     deps.logger.info({ requestId, status }, 'job finished');
     const job = await store.get(requestId);
-    if (job) deps.onFinished(job);
+    if (job) await deps.onFinished(job);
   };
 
   /**

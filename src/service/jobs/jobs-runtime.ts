@@ -9,13 +9,12 @@ import { accountIdForKey } from '../accounts.js';
 import type { FaultInjector } from '../faults.js';
 import { PresignTtl } from '../presign.js';
 import type { ClassifiersRepo } from '../store/classifiers-repo.js';
-import type { Db } from '../store/db.js';
 import type { DocumentsRepo } from '../store/documents-repo.js';
 import type { FileStore } from '../store/file-store.js';
-import { JobStore, type Job } from '../store/job-store.js';
+import type { Job, JobStore } from '../store/job-store.js';
 import type { TemplatesRepo } from '../store/templates-repo.js';
 import type { AddressPolicy } from '../usecases/address-policy.js';
-import { createWebhookDeliveriesRepo } from '../store/webhook-deliveries-repo.js';
+import type { WebhookDeliveriesRepo } from '../store/webhook-deliveries-repo.js';
 import { createJobMetrics, type JobMetrics } from './job-metrics.js';
 import type { JobQueue } from './job-queue.js';
 import { createJobRunner, type JobRunner } from './job-runner.js';
@@ -23,7 +22,8 @@ import { toExtractionJob } from './job-view.js';
 import { WebhookSender, webhookEnvelope, webhookSecret, type WebhookEnvelope, type WebhookOptions } from './webhooks.js';
 
 export interface JobsRuntimeDeps {
-  db: Db;
+  jobStore: JobStore;
+  webhookDeliveries: WebhookDeliveriesRepo;
   documents: DocumentsRepo;
   templates: TemplatesRepo;
   classifiers: ClassifiersRepo;
@@ -64,11 +64,11 @@ export class JobsRuntime {
   private readonly secrets: Map<string, string>;
 
   constructor(private readonly deps: JobsRuntimeDeps) {
-    this.store = new JobStore(deps.db);
+    this.store = deps.jobStore;
     this.engine = deps.engine;
     this.faults = deps.faults;
     this.secrets = new Map(deps.apiKeys.map((k) => [accountIdForKey(k), webhookSecret(k)]));
-    this.webhooks = new WebhookSender(deps.logger, createWebhookDeliveriesRepo(deps.db), (account) => this.secrets.get(account), deps.webhooks, (o) =>
+    this.webhooks = new WebhookSender(deps.logger, deps.webhookDeliveries, (account) => this.secrets.get(account), deps.webhooks, (o) =>
       this.metrics.webhookDelivered(o),
       deps.addressPolicy,
     );
@@ -82,9 +82,9 @@ export class JobsRuntime {
       engine: this.metrics.observeEngine(engine),
       faults,
       store: this.store,
-      onFinished: (job) => {
+      onFinished: async (job) => {
         this.metrics.jobFinished(job);
-        this.notify(job);
+        await this.notify(job);
       },
     });
     this.queue = deps.queue;
@@ -102,7 +102,7 @@ export class JobsRuntime {
    */
   async start(): Promise<number> {
     // Deliveries start where jobs end: a process that runs no job has none of its own to resume.
-    if (this.deps.runsJobs) this.webhooks.resume();
+    if (this.deps.runsJobs) await this.webhooks.resume();
     const ids = await this.unfinishedToQueue();
     for (const id of ids) await this.queue.enqueue(id);
     if (ids.length) this.deps.logger.info({ jobs: ids.length }, 'resumed unfinished jobs');
@@ -125,9 +125,9 @@ export class JobsRuntime {
     await this.queue.enqueue(requestId);
   }
 
-  view(job: Job): ExtractionJob {
+  async view(job: Job): Promise<ExtractionJob> {
     return toExtractionJob(job, {
-      document: (id) => this.deps.documents.get(id),
+      document: await this.deps.documents.get(job.document_id),
       artifactUrl: (rel) => this.deps.artifactUrl(rel, PresignTtl.parsedFile),
     });
   }
@@ -145,12 +145,12 @@ export class JobsRuntime {
     await this.engine.close();
   }
 
-  private notify(job: Job): void {
+  private async notify(job: Job): Promise<void> {
     if (!job.template_id) return;
-    const template = this.deps.templates.get(job.template_id);
+    const template = await this.deps.templates.get(job.template_id);
     const secret = this.secrets.get(job.account);
     if (!template?.webhook_url || !secret) return;
-    const payload: WebhookPayload = webhookEnvelope({ ...this.view(job), document_id: job.document_id, template_id: job.template_id });
+    const payload: WebhookPayload = webhookEnvelope({ ...(await this.view(job)), document_id: job.document_id, template_id: job.template_id });
     void this.webhooks.deliver({ account: job.account, requestId: job.request_id, url: template.webhook_url, payload });
   }
 }
