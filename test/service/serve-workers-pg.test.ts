@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceClient } from '../../src/api/client.js';
@@ -21,6 +21,7 @@ const children: ChildProcess[] = [];
 before(async () => {
   db = await createTestDatabase('svcqueue');
   root = await mkdtemp(join(tmpdir(), 'docdrop-serve-workers-'));
+  await mkdir(join(root, 'in'));
 });
 after(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
@@ -61,10 +62,10 @@ async function until(check: () => boolean | Promise<boolean>): Promise<void> {
 }
 
 test('a process SIGKILLed with jobs in flight: every job ends completed, recorded once, and the survivor answers for its uploads', async () => {
-  // Short --job-timeout: the dead process's jobs are handed out again ~6 s after they started. The delay
-  // keeps jobs in flight (3 s on B) long enough to kill B in the middle of them.
-  const a = await serve('a', ['--role', 'all', '--job-timeout', '6', '--job-concurrency', '1', '--fault-job-delay-ms', '500']);
-  const b = await serve('b', ['--role', 'all', '--job-timeout', '6', '--job-concurrency', '2', '--fault-job-delay-ms', '3000']);
+  // Short --job-timeout: the dead process's jobs are handed out again ~20 s after they started (long
+  // enough for a job on a loaded machine). The delay keeps jobs in flight on B (3 s) to kill B mid-job.
+  const a = await serve('a', ['--role', 'all', '--job-timeout', '20', '--job-concurrency', '1', '--fault-job-delay-ms', '500']);
+  const b = await serve('b', ['--role', 'all', '--job-timeout', '20', '--job-concurrency', '2', '--fault-job-delay-ms', '3000']);
   const ca = new ServiceClient({ baseUrl: a.url, apiKey: KEY, retry: false });
   const cb = new ServiceClient({ baseUrl: b.url, apiKey: KEY, retry: false });
 
