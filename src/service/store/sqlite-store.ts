@@ -3,7 +3,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { runMigrations } from '../../shared/sqlite-migrations.js';
-import { loadSecret } from '../presign.js';
+import { loadSecret } from './presign-key-file.js';
 import { createRepos, type ServiceStore } from './service-store.js';
 import { migrations as defaultMigrations, type Migration } from './sqlite-schema.js';
 import type { SqlExecutor, SqlResult, SqlStatement } from './sql.js';
