@@ -48,9 +48,9 @@ export interface ServeProcess extends DaemonProcess {
 export async function startServeProcess(
   dataDir: string,
   apiKey: string,
-  opts: { tsx?: boolean; nodeFlags?: string[]; env?: Record<string, string> } = {},
+  opts: { tsx?: boolean; nodeFlags?: string[]; env?: Record<string, string>; /** More `docdrop serve` flags. */ args?: string[] } = {},
 ): Promise<ServeProcess> {
-  const p = await startProcess(['serve', '--port', '0', '--data-dir', dataDir], /"url":"([^"]+)"/, {
+  const p = await startProcess(['serve', '--port', '0', '--data-dir', dataDir, ...(opts.args ?? [])], /"url":"([^"]+)"/, {
     ...opts,
     // The key through the environment: it stays out of `ps`.
     env: { ...opts.env, DOCDROP_API_KEYS: apiKey },

@@ -59,6 +59,8 @@ export function toServiceOptions(argv: ServeArgs, logger: ServiceOptions['logger
     host: argv.host,
     port: argv.port,
     dataDir: argv.dataDir,
+    database: argv.database,
+    filesDir: argv.files,
     apiKeys,
     publicUrl: argv.publicUrl,
     presignTtlSeconds: argv.presignTtl,
@@ -71,6 +73,8 @@ export function toServiceOptions(argv: ServeArgs, logger: ServiceOptions['logger
     inboundDomain: argv.inboundDomain,
     logger,
     jobConcurrency: argv.jobConcurrency,
+    role: argv.role as ServiceOptions['role'],
+    jobTimeoutSeconds: argv.jobTimeout,
     smtpPort: argv.smtpPort,
     smtpHost: argv.smtpHost,
     mailSmtp: argv.mailSmtpHost
@@ -180,7 +184,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     const service = await startService(toServiceOptions(argv, logger)).catch((err: NodeJS.ErrnoException) => {
       throw listenError(err);
     });
-    logger.info({ url: redactUrl(service.url), dataDir: argv.dataDir, accounts: service.context.options.apiKeys.length }, `docdrop serve listening at ${redactUrl(service.url)}`);
+    logger.info({ url: redactUrl(service.url), dataDir: argv.dataDir, store: service.context.db.engine, files: service.context.files.root, accounts: service.context.options.apiKeys.length }, `docdrop serve listening at ${redactUrl(service.url)}`);
     // Under systemd (Type=notify): ready once listening; the watchdog proves the event loop turns.
     const notifier = openNotifier(logger);
     notifier.send({ READY: 1, STATUS: `listening at ${redactUrl(service.url)}` });

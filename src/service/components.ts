@@ -16,12 +16,12 @@ export interface ServiceComponent {
   start(ctx: ServiceContext, app: FastifyInstance): Promise<RunningComponent>;
 }
 
-/** Starts the worker pool on the jobs left unfinished by the last run; stops it (and the engine) on close. */
+/** Queues the jobs left unfinished by the last run and starts taking jobs (roles worker, all); stops them (and the engine) on close. */
 const jobsComponent: ServiceComponent = {
   name: 'jobs',
   phase: 'after-listen',
   async start(ctx): Promise<RunningComponent> {
-    ctx.jobs.resume();
+    await ctx.jobs.start();
     return {
       close: async () => {
         await ctx.jobs.close();
@@ -37,11 +37,12 @@ const inboundMailComponent: ServiceComponent = {
   phase: 'after-listen',
   async start(ctx): Promise<RunningComponent> {
     const port = ctx.options.smtpPort;
-    if (port === undefined) return { close: async () => {} };
-    const { db, files, logger, jobs } = ctx;
+    // Mail is a way in, like the API: a pure worker does not take it.
+    if (port === undefined || ctx.options.role === 'worker') return { close: async () => {} };
+    const { files, logger, jobs } = ctx;
     const { documents, templates } = ctx.repos;
     const mail = await startInboundMail(
-      { db, files, logger, documents, templates, jobStore: jobs.store, jobQueue: jobs },
+      { files, logger, documents, templates, jobStore: jobs.store, jobQueue: jobs },
       { port, host: ctx.options.smtpHost ?? ctx.options.host },
     );
     jobs.listeners.smtpPort = mail.port;

@@ -1,7 +1,7 @@
 // Everything startService built, in one object. Only the composition sees it whole (index.ts,
 // components.ts, http/app.ts, routes/index.ts): routes, usecases, jobs and mail take narrow deps.
 import type { Logger } from '../shared/logger.js';
-import type { Db } from './store/db.js';
+import type { ServiceStore } from './store/service-store.js';
 import type { DocumentsRepo } from './store/documents-repo.js';
 import type { TemplatesRepo } from './store/templates-repo.js';
 import type { ClassifiersRepo } from './store/classifiers-repo.js';
@@ -18,7 +18,8 @@ export interface Repos {
 }
 
 export interface ServiceContext {
-  db: Db;
+  /** The store (SQLite or PostgreSQL): every repository, the presign secret, readiness, close. */
+  db: ServiceStore;
   repos: Repos;
   files: FileStore;
   presign: Presigner;

@@ -1,4 +1,5 @@
-// startService: opens the data dir, builds the context and the app, starts components and listens.
+// startService: opens the store (SQLite in the data dir, or PostgreSQL) and the files folder, builds the
+// context and the app, starts components and listens.
 import { mkdir } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { createDocumentEngine } from '../engine/index.js';
@@ -8,14 +9,12 @@ import type { ServiceContext } from './context.js';
 import { FaultInjector } from './faults.js';
 import { buildApp } from './http/app.js';
 import { JobsRuntime } from './jobs/jobs-runtime.js';
+import { openJobQueue } from './jobs/open-job-queue.js';
 import { createExportMailer } from './mail/export-mailer.js';
-import { createPresigner, loadSecret } from './presign.js';
+import { createPresigner, type Presigner } from './presign.js';
 import { resolveOptions, type ServiceOptions } from './serve-options.js';
-import { createClassifiersRepo } from './store/classifiers-repo.js';
-import { openDb } from './store/db.js';
-import { createDocumentsRepo } from './store/documents-repo.js';
 import { FileStore } from './store/file-store.js';
-import { createTemplatesRepo } from './store/templates-repo.js';
+import { openServiceStore } from './store/open-store.js';
 import { createAddressPolicy } from './usecases/address-policy.js';
 
 export type { ServiceOptions } from './serve-options.js';
@@ -31,21 +30,40 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
   const options = resolveOptions(opts);
   await mkdir(options.dataDir, { recursive: true });
   const logger = options.logger ?? silentLogger;
-  const db = openDb(options.dataDir);
-  const files = new FileStore(options.dataDir);
-  await files.init();
+  const db = await openServiceStore({ dataDir: options.dataDir, database: options.database, logger });
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
-  const repos = { documents: createDocumentsRepo(db), templates: createTemplatesRepo(db), classifiers: createClassifiersRepo(db) };
-  const presign = createPresigner({ secret: loadSecret(options.dataDir), baseUrl: () => publicUrl, defaultTtlSeconds: options.presignTtlSeconds });
+  const files = new FileStore(options.filesDir);
+  const repos = { documents: db.documents, templates: db.templates, classifiers: db.classifiers };
+  let presign: Presigner;
+  try {
+    await files.init();
+    presign = createPresigner({ secret: await db.presignSecret(), baseUrl: () => publicUrl, defaultTtlSeconds: options.presignTtlSeconds });
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  // After the store: its migrations have run. The queue is pg-boss on the same PostgreSQL, or in-process.
+  const { queue, shared } = await openJobQueue({
+    postgresUrl: options.database,
+    concurrency: options.jobConcurrency,
+    jobTimeoutSeconds: options.jobTimeoutSeconds,
+    logger,
+  }).catch(async (err: unknown) => {
+    await db.close();
+    throw err;
+  });
   const jobs = new JobsRuntime({
-    db,
     ...repos,
+    jobStore: db.jobs,
+    webhookDeliveries: db.webhookDeliveries,
     files,
     logger,
     apiKeys: options.apiKeys,
     engine: options.engine ?? createDocumentEngine({ logger, llm: options.llm }),
     faults: new FaultInjector(options.faults),
-    concurrency: options.jobConcurrency,
+    queue,
+    queueShared: shared,
+    runsJobs: options.role !== 'api',
     webhooks: options.webhooks,
     addressPolicy: createAddressPolicy(options.fetchAllowRanges),
     artifactUrl: (rel, ttl) => presign.url('GET', `/presigned/files/${rel}`, ttl),
@@ -87,13 +105,14 @@ export async function startService(opts: ServiceOptions): Promise<RunningService
           // Stop taking requests first, then background work, then the database both depend on.
           await server.close();
           await stopComponents();
-          db.close();
+          await db.close();
         })()),
     };
   } catch (err) {
     await stopComponents();
     await app?.close();
-    db.close();
+    await queue.close(); // a no-op when the jobs component closed it
+    await db.close();
     throw err;
   }
 }

@@ -1,8 +1,7 @@
 // Pre-signed URLs: HMAC-SHA256 over "METHOD\npath\nexpires" with a per-data-dir secret, so a URL works
-// without the API key, only for that method and path, and only until it expires.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync, writeFileSync, existsSync, chmodSync } from 'node:fs';
-import { join } from 'node:path';
+// without the API key, only for that method and path, and only until it expires. The secret comes from
+// the store (ServiceStore.presignSecret), so every process sharing a store signs alike.
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ErrorCodes } from '../api/error-codes.js';
 import { ServiceError } from './service-error.js';
 
@@ -21,15 +20,8 @@ export interface Presigner {
   verify(method: string, path: string, query: Record<string, unknown>): void;
 }
 
-/** Reads DATA_DIR/presign.key, creating it (mode 600) on first start; a new key voids old URLs. */
-export function loadSecret(dataDir: string): Buffer {
-  const file = join(dataDir, 'presign.key');
-  if (!existsSync(file)) {
-    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
-  }
-  chmodSync(file, 0o600);
-  return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
-}
+/** The SQLite store keeps the secret in DATA_DIR/presign.key; PostgreSQL keeps it in the database. */
+export { loadSecret } from './store/presign-key-file.js';
 
 export function createPresigner(opts: {
   secret: Buffer;

@@ -1,7 +1,9 @@
 // Options of `docdrop serve` and startService. SERVE_OPTIONS is the one schema: each option's name, type,
 // default and help text, written once. The CLI's flags (src/cli/serve-command.ts) and the service's
 // defaults (resolveOptions) are both derived from it; README's table lists the same (a test checks).
+import { join } from 'node:path';
 import type { Logger } from '../shared/logger.js';
+import { redactUrl } from '../shared/redact-url.js';
 import { createAddressPolicy } from './usecases/address-policy.js';
 import type { DocumentEngine, LlmConfig } from '../engine/index.js';
 import type { FaultOptions } from './faults.js';
@@ -23,7 +25,12 @@ export interface ServeOptionSpec {
 export const SERVE_OPTIONS = {
   host: { type: 'string', default: '127.0.0.1', describe: 'Interface to listen on' },
   port: { type: 'number', default: 8080, describe: 'TCP port (0 = any free port)' },
-  'data-dir': { type: 'string', required: true, describe: 'Folder for service.db, presign.key and stored files' },
+  'data-dir': { type: 'string', required: true, describe: 'Folder for service.db, presign.key and stored files (the defaults of --database and --files)' },
+  database: {
+    type: 'string',
+    describe: 'postgres://USER@HOST:PORT/DB: keep documents, Workflows, Classifiers, jobs and webhook deliveries in PostgreSQL, shared by every serve process given the same URL (default DATA_DIR/service.db, SQLite). Password in the URL or PGPASSWORD',
+  },
+  files: { type: 'string', describe: 'Folder of stored documents and exports; several serve processes may share it on NFSv4, CephFS or SMB (not an object-store mount) (default DATA_DIR/files)' },
   'api-key': {
     type: 'string',
     array: true,
@@ -56,6 +63,16 @@ export const SERVE_OPTIONS = {
   'log-format': { type: 'string', describe: 'json (JSON lines) or pretty (human-readable); default pretty when stderr is a terminal, else json' },
   // Jobs side: workers, inbound SMTP, export mail, fault injection (src/service/jobs, faults.ts).
   'job-concurrency': { type: 'number', default: 2, describe: 'Jobs processed at once' },
+  role: {
+    type: 'string',
+    default: 'all',
+    describe: 'api (answers the API and queues jobs, never runs them), worker (runs jobs; HTTP only for /healthz, /readyz, /metrics) or all. api and worker need a PostgreSQL --database',
+  },
+  'job-timeout': {
+    type: 'number',
+    default: 900,
+    describe: 'Seconds one job may run before it ends in exception; with PostgreSQL also how soon a job whose worker died is retried by another',
+  },
   'pdf-workers': { type: 'number', describe: 'PDF reader threads (pdf.js text; one of them also renders pages for OCR with PDFium); default min(2, cores)' },
   'smtp-port': { type: 'number', describe: "Start the inbound SMTP listener on this port (mail to a Workflow's email_id becomes a run)" },
   'smtp-host': { type: 'string', describe: 'Interface of the inbound SMTP listener (default --host)' },
@@ -103,6 +120,10 @@ export interface ServiceOptions {
   port: number;
   /** Holds service.db, presign.key and files/. Created when missing. */
   dataDir: string;
+  /** PostgreSQL URL of a store shared by several processes; absent = DATA_DIR/service.db (SQLite). */
+  database?: string;
+  /** Folder of stored files (may be shared by several processes); default DATA_DIR/files. */
+  filesDir?: string;
   /** Each key is its own account. Never logged. */
   apiKeys: string[];
   /** Base of pre-signed URLs (e.g. behind a proxy); default http://host:port. */
@@ -130,6 +151,10 @@ export interface ServiceOptions {
   llm?: LlmConfig;
   /** Jobs processed at once by the worker pool; default --job-concurrency's. */
   jobConcurrency?: number;
+  /** What this process does (--role): api, worker or all (default). */
+  role?: ServeRole;
+  /** Seconds one job may run (--job-timeout); with PostgreSQL, also when a dead worker's job is retried. */
+  jobTimeoutSeconds?: number;
   /** Fault injection for testing clients (src/service/faults.ts); off by default. */
   faults?: FaultOptions;
   /** Webhook delivery tuning (docs/webhooks.md). */
@@ -144,8 +169,14 @@ export interface ServiceOptions {
   smtpHost?: string;
 }
 
+export const SERVE_ROLES = ['api', 'worker', 'all'] as const;
+export type ServeRole = (typeof SERVE_ROLES)[number];
+
 export interface ResolvedServiceOptions extends ServiceOptions {
   host: string;
+  role: ServeRole;
+  jobTimeoutSeconds: number;
+  filesDir: string;
   presignTtlSeconds: number;
   maxUploadBytes: number;
   inboundDomain: string;
@@ -171,10 +202,25 @@ export function resolveOptions(o: ServiceOptions): ResolvedServiceOptions {
   if (o.maxConnectionsPerIp !== undefined && !(Number.isInteger(o.maxConnectionsPerIp) && o.maxConnectionsPerIp >= 0)) {
     throw new Error(`--max-connections-per-ip: expected an integer >= 0 (0 = no cap), received ${o.maxConnectionsPerIp}`);
   }
+  if (o.database !== undefined && !/^postgres(ql)?:\/\/./i.test(o.database)) {
+    throw new Error(`--database: expected a PostgreSQL URL such as postgres://docdrop@db-host:5432/docdrop, received ${JSON.stringify(redactUrl(o.database))}`);
+  }
+  const role = o.role ?? (SERVE_OPTIONS.role.default as ServeRole);
+  if (!SERVE_ROLES.includes(role)) throw new Error(`--role: expected one of ${SERVE_ROLES.join(', ')}, received '${role}'`);
+  if (role !== 'all' && o.database === undefined) {
+    throw new Error(`--role ${role}: needs a PostgreSQL --database (processes share jobs only through PostgreSQL); with SQLite the one process has --role all`);
+  }
+  const jobTimeoutSeconds = o.jobTimeoutSeconds ?? SERVE_OPTIONS['job-timeout'].default;
+  if (!(Number.isFinite(jobTimeoutSeconds) && jobTimeoutSeconds >= 2 && jobTimeoutSeconds < 86_400)) {
+    throw new Error(`--job-timeout: expected seconds from 2 to 86399, received ${jobTimeoutSeconds}`);
+  }
   if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65535) throw new Error(`port: expected an integer 0..65535, received ${o.port}`);
   return {
     ...o,
     host: o.host ?? SERVE_OPTIONS.host.default,
+    role,
+    jobTimeoutSeconds,
+    filesDir: o.filesDir ?? join(o.dataDir, 'files'),
     presignTtlSeconds: o.presignTtlSeconds ?? SERVE_OPTIONS['presign-ttl'].default,
     maxUploadBytes: o.maxUploadBytes ?? SERVE_OPTIONS['max-upload-mb'].default * MIB,
     inboundDomain: o.inboundDomain ?? SERVE_OPTIONS['inbound-domain'].default,

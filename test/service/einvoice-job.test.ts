@@ -48,7 +48,7 @@ test('the XML answers the Workflow; the LLM is asked only for what it cannot ans
     const template = await client.createTemplate({ template_title: `t${fields.length}`, template_type: 'invoice', template_schema: { fields } });
     const job = await client.runParser(doc.document_id, { template_id: template.template_id });
     await svc.service.context.jobs.idle();
-    return { out: jobOutcome(await client.getJob(job.request_id)), engine: svc.service.context.jobs.store.get(job.request_id)?.engine };
+    return { out: jobOutcome(await client.getJob(job.request_id)), engine: (await svc.service.context.jobs.store.get(job.request_id))?.engine };
   };
 
   const all = await run([{ name: 'invoice_number', type: 'text' }, { name: 'invoice_date', type: 'date' }, { name: 'total', type: 'number' }, { name: 'vendor', type: 'text' }]);

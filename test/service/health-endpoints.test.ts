@@ -61,7 +61,7 @@ describe('serve: health paths and metrics', () => {
 
   test('readiness names the failed check when the job workers are stopped', async () => {
     const { db, files } = svc.service.context;
-    const report = await runChecks(healthChecks({ db, filesRoot: files.root, workersRunning: () => false }), 1000);
+    const report = await runChecks(healthChecks({ store: db, filesRoot: files.root, workersRunning: () => false }), 1000);
     assert.equal(report.ready, false);
     assert.deepEqual(report.failed, ['workers_running']);
     assert.match(report.checks.find((c) => c.name === 'workers_running')!.error!, /stopped/);

@@ -63,9 +63,9 @@ test('storeDocument and submitRun, given only their deps, record a run that GET 
   const account = { id: accountIdForKey(svc.keys[0]) };
   const { documents, templates } = ctx.repos;
   const doc = await storeDocument({ documents, files: ctx.files }, { accountId: account.id, sourceName: 'api', fileName: 'tool.pdf', source: Readable.from([invoice]) });
-  const template = requireTemplate({ templates }, account, workflow.template_id);
-  const job = submitRun(
-    { db: ctx.db, documents, jobStore: ctx.jobs.store, jobQueue: ctx.jobs },
+  const template = await requireTemplate({ templates }, account, workflow.template_id);
+  const job = await submitRun(
+    { jobStore: ctx.jobs.store, jobQueue: ctx.jobs },
     { account, documentId: doc.document_id, via: 'run_parser', target: { template, classifierId: null }, params: {} },
   );
   await ctx.jobs.idle();

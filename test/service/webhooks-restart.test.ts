@@ -15,8 +15,10 @@ import { parseExtractEnvelope, parseRunParserEnvelope, startWebhookReceiver } fr
 /** The ledger rows of the requests once each has had its first attempt (the receiver is down, so it fails). */
 async function afterFirstAttempt(svc: TestService, requestIds: string[]): Promise<WebhookDelivery[]> {
   const ledger = svc.service.context.jobs.webhooks.ledger;
-  const rows = () => requestIds.flatMap((id) => ledger.forRequest(id));
-  for (let i = 0; i < 3000 && !(rows().length === requestIds.length && rows().every((r) => r.attempts === 1 && r.last_error)); i++) {
+  const rows = async () => (await Promise.all(requestIds.map((id) => ledger.forRequest(id)))).flat();
+  for (let i = 0; i < 3000; i++) {
+    const now = await rows();
+    if (now.length === requestIds.length && now.every((r) => r.attempts === 1 && r.last_error)) break;
     await new Promise((r) => setTimeout(r, 20));
   }
   return rows();
@@ -63,7 +65,7 @@ test('deliveries pending when the service stops are delivered by the next start 
       assert.equal(parseExtractEnvelope(byRequest.get(viaExtract)!).data.results.data?.invoice_number, 'H-7');
       const ledger = second.service.context.jobs.webhooks.ledger;
       assert.deepEqual(
-        [viaRun, viaExtract].flatMap((id) => ledger.forRequest(id)).map((r) => [r.state, r.attempts, r.last_status]),
+        (await Promise.all([viaRun, viaExtract].map((id) => ledger.forRequest(id)))).flat().map((r) => [r.state, r.attempts, r.last_status]),
         [
           ['delivered', 2, 200],
           ['delivered', 2, 200],

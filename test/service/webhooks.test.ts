@@ -74,7 +74,7 @@ describe('webhooks', () => {
     });
     assert.equal(data.response_body.result_json_data?.invoice_number, 'W-9');
     assert.ok(envelope.timestamp >= data.updated_at, 'the event is stamped when the job finished');
-    const [row] = ledger().forRequest(requestId);
+    const [row] = await ledger().forRequest(requestId);
     assert.deepEqual([row.state, row.attempts, row.last_status, row.delivery_id], ['delivered', 2, 200, first.headers['x-docdrop-delivery']]);
   });
 
@@ -104,12 +104,12 @@ describe('webhooks', () => {
   test('gives up after maxAttempts on persistent 503, and does not retry a 400', async () => {
     const down = await runWith('/down', [503, 503, 503, 503]);
     assert.equal(to('/down').length, 3);
-    const [failed] = ledger().forRequest(down.requestId);
+    const [failed] = await ledger().forRequest(down.requestId);
     assert.deepEqual([failed.state, failed.attempts, failed.last_status, failed.last_error], ['failed', 3, 503, 'HTTP 503']);
     const bad = await runWith('/bad', [400]);
     assert.equal(to('/bad').length, 1);
     assert.deepEqual(
-      ledger().forRequest(bad.requestId).map((r) => [r.state, r.attempts]),
+      (await ledger().forRequest(bad.requestId)).map((r) => [r.state, r.attempts]),
       [['failed', 1]],
     );
   });
@@ -135,7 +135,7 @@ test('a receiver on a loopback address is refused without --fetch-allow-range: n
     await strict.service.context.jobs.idle();
     assert.equal(to('/private-ip').length + to('/private-name').length, 0);
     for (const id of ids) {
-      const [row] = strict.service.context.jobs.webhooks.ledger.forRequest(id);
+      const [row] = await strict.service.context.jobs.webhooks.ledger.forRequest(id);
       assert.deepEqual([row.state, row.attempts], ['failed', 1]);
       assert.match(row.last_error ?? '', /not public .*--fetch-allow-range/);
     }

@@ -8,8 +8,8 @@ import type { Job, JobStatus } from '../store/job-store.js';
 import type { DeliveryOutcome } from './webhooks.js';
 
 export interface JobMetricSources {
-  countByStatus(): Record<JobStatus, number>;
-  depth(): { waiting: number; running: number };
+  countByStatus(): Promise<Record<JobStatus, number>>;
+  depth(): Promise<{ waiting: number; running: number }>;
   readiness(): Promise<ReadinessReport>;
 }
 
@@ -44,14 +44,14 @@ export function createJobMetrics(): JobMetrics {
   for (const outcome of ['delivered', 'abandoned']) webhooks.inc({ outcome }, 0);
   new Gauge({
     name: 'docdrop_serve_jobs', help: 'Jobs in the store by state (pending, processing, completed, failed, exception).', labelNames: ['state'], registers,
-    collect() {
-      for (const [state, n] of Object.entries(sources.countByStatus?.() ?? {})) this.set({ state }, n);
+    async collect() {
+      for (const [state, n] of Object.entries((await sources.countByStatus?.()) ?? {})) this.set({ state }, n);
     },
   });
   new Gauge({
-    name: 'docdrop_serve_job_queue', help: 'Jobs waiting for a worker (waiting) and being worked on (running).', labelNames: ['queue'], registers,
-    collect() {
-      const d = sources.depth?.();
+    name: 'docdrop_serve_job_queue', help: 'Jobs waiting for a worker (waiting; with PostgreSQL, in the shared queue) and being worked on by this process (running).', labelNames: ['queue'], registers,
+    async collect() {
+      const d = await sources.depth?.();
       if (d) for (const [queue, n] of Object.entries(d)) this.set({ queue }, n);
     },
   });

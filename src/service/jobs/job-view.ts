@@ -5,8 +5,8 @@ import type { ExtractionJob } from '../../api/types.js';
 import type { Job } from '../store/job-store.js';
 
 export interface JobViewDeps {
-  /** The job's document, for file_name and num_pages before the job has read it. */
-  document(documentId: string): { file_name: string; num_pages: number } | undefined;
+  /** The job's document (read by the caller), for file_name and num_pages before the job has read it. */
+  document: { file_name: string; num_pages: number } | undefined;
   /** Pre-signed GET URL of an artifact (relative path), fresh at each read. */
   artifactUrl(rel: string): string;
 }
@@ -14,7 +14,7 @@ export interface JobViewDeps {
 export function toExtractionJob(job: Job, deps: JobViewDeps): ExtractionJob {
   const completed = job.status === 'completed';
   const data = completed && job.result ? job.result.data : null;
-  const doc = deps.document(job.document_id);
+  const doc = deps.document;
   const numPages = job.result?.numPages ?? doc?.num_pages ?? 0;
   const base = {
     request_id: job.request_id,

@@ -1,5 +1,7 @@
-// The jobs side of the service in one object: store, worker pool, engine, faults and webhooks, plus
+// The jobs side of the service in one object: store, job queue, engine, faults and webhooks, plus
 // enqueue() (usecases/submit-run.ts records a job, then queues it here) and view() (GET /files, webhooks).
+// The queue is a port (job-queue.ts): in-process on SQLite, pg-boss on PostgreSQL; a process of role
+// `api` queues jobs but never runs them (start() does not consume).
 import type { ExtractionJob } from '../../api/types.js';
 import type { DocumentEngine } from '../../engine/index.js';
 import type { Logger } from '../../shared/logger.js';
@@ -7,21 +9,21 @@ import { accountIdForKey } from '../accounts.js';
 import type { FaultInjector } from '../faults.js';
 import { PresignTtl } from '../presign.js';
 import type { ClassifiersRepo } from '../store/classifiers-repo.js';
-import type { Db } from '../store/db.js';
 import type { DocumentsRepo } from '../store/documents-repo.js';
 import type { FileStore } from '../store/file-store.js';
-import { JobStore, type Job } from '../store/job-store.js';
+import type { Job, JobStore } from '../store/job-store.js';
 import type { TemplatesRepo } from '../store/templates-repo.js';
 import type { AddressPolicy } from '../usecases/address-policy.js';
-import { createWebhookDeliveriesRepo } from '../store/webhook-deliveries-repo.js';
+import type { WebhookDeliveriesRepo } from '../store/webhook-deliveries-repo.js';
 import { createJobMetrics, type JobMetrics } from './job-metrics.js';
-import { createJobRunner } from './job-runner.js';
+import type { JobQueue } from './job-queue.js';
+import { createJobRunner, type JobRunner } from './job-runner.js';
 import { toExtractionJob } from './job-view.js';
 import { WebhookSender, webhookEnvelope, webhookSecret, type WebhookEnvelope, type WebhookOptions } from './webhooks.js';
-import { WorkerPool } from './worker-pool.js';
 
 export interface JobsRuntimeDeps {
-  db: Db;
+  jobStore: JobStore;
+  webhookDeliveries: WebhookDeliveriesRepo;
   documents: DocumentsRepo;
   templates: TemplatesRepo;
   classifiers: ClassifiersRepo;
@@ -31,8 +33,12 @@ export interface JobsRuntimeDeps {
   apiKeys: string[];
   engine: DocumentEngine;
   faults: FaultInjector;
-  /** Jobs processed at once (--job-concurrency). */
-  concurrency: number;
+  /** Where submitted jobs wait (worker-pool.ts in-process, job-queue-pgboss.ts shared). */
+  queue: JobQueue;
+  /** True when several processes share the queue (PostgreSQL): the queue, not this process, knows what runs where. */
+  queueShared: boolean;
+  /** Whether this process runs jobs (--role worker or all) or only queues them (api). */
+  runsJobs: boolean;
   webhooks?: Partial<WebhookOptions>;
   /** Addresses webhook receivers may have (the URL-fetch policy, --fetch-allow-range). */
   addressPolicy: AddressPolicy;
@@ -53,20 +59,21 @@ export class JobsRuntime {
   readonly listeners: { smtpPort?: number } = {};
   /** Prometheus metrics of the jobs (served on /metrics). */
   readonly metrics: JobMetrics = createJobMetrics();
-  private readonly pool: WorkerPool;
+  private readonly queue: JobQueue;
+  private readonly runner: JobRunner;
   private readonly secrets: Map<string, string>;
 
   constructor(private readonly deps: JobsRuntimeDeps) {
-    this.store = new JobStore(deps.db);
+    this.store = deps.jobStore;
     this.engine = deps.engine;
     this.faults = deps.faults;
     this.secrets = new Map(deps.apiKeys.map((k) => [accountIdForKey(k), webhookSecret(k)]));
-    this.webhooks = new WebhookSender(deps.logger, createWebhookDeliveriesRepo(deps.db), (account) => this.secrets.get(account), deps.webhooks, (o) =>
+    this.webhooks = new WebhookSender(deps.logger, deps.webhookDeliveries, (account) => this.secrets.get(account), deps.webhooks, (o) =>
       this.metrics.webhookDelivered(o),
       deps.addressPolicy,
     );
     const { documents, templates, classifiers, files, logger, engine, faults } = deps;
-    const run = createJobRunner({
+    this.runner = createJobRunner({
       documents,
       templates,
       classifiers,
@@ -75,60 +82,75 @@ export class JobsRuntime {
       engine: this.metrics.observeEngine(engine),
       faults,
       store: this.store,
-      onFinished: (job) => {
+      onFinished: async (job) => {
         this.metrics.jobFinished(job);
-        this.notify(job);
+        await this.notify(job);
       },
     });
-    this.pool = new WorkerPool(run, deps.logger, deps.concurrency);
-    this.metrics.bind({ countByStatus: () => this.store.countByStatus(), depth: () => this.pool.depth });
+    this.queue = deps.queue;
+    this.metrics.bind({ countByStatus: () => this.store.countByStatus(), depth: () => this.queue.depth() });
   }
 
   /** False once closing (readiness). */
   get workersRunning(): boolean {
-    return this.pool.running;
+    return this.queue.running;
   }
 
-  /** Puts jobs a crash or restart interrupted back into the queue, and resumes pending webhook deliveries. Call once at start. */
-  resume(): number {
-    this.webhooks.resume();
-    const ids = this.store.requeueUnfinished();
-    for (const id of ids) this.pool.enqueue(id);
+  /**
+   * Call once at start: queues the jobs a crash or restart left unfinished, resumes pending webhook
+   * deliveries and, in a process that runs jobs, starts taking jobs from the queue.
+   */
+  async start(): Promise<number> {
+    // Deliveries start where jobs end: a process that runs no job has none of its own to resume.
+    if (this.deps.runsJobs) await this.webhooks.resume();
+    const ids = await this.unfinishedToQueue();
+    for (const id of ids) await this.queue.enqueue(id);
     if (ids.length) this.deps.logger.info({ jobs: ids.length }, 'resumed unfinished jobs');
+    if (this.deps.runsJobs) await this.queue.consume(this.runner);
     return ids.length;
   }
 
-  /** Queues a recorded pending job (a no-op when it is queued already or the pool is closing). */
-  enqueue(requestId: string): void {
-    this.pool.enqueue(requestId);
+  /**
+   * Alone on SQLite, every unfinished job was this process's: all go back to pending. On a shared queue
+   * 'processing' jobs may be running on live workers, and pg-boss hands a dead worker's job out again
+   * itself; only pending jobs are queued again, in case their process died between recording and
+   * queuing them (queuing an id twice runs it once).
+   */
+  private async unfinishedToQueue(): Promise<string[]> {
+    return this.deps.queueShared ? await this.store.pendingIds() : await this.store.requeueUnfinished();
   }
 
-  view(job: Job): ExtractionJob {
+  /** Queues a recorded pending job; resolves once it is queued (a no-op when queued already or closing). */
+  async enqueue(requestId: string): Promise<void> {
+    await this.queue.enqueue(requestId);
+  }
+
+  async view(job: Job): Promise<ExtractionJob> {
     return toExtractionJob(job, {
-      document: (id) => this.deps.documents.get(id),
+      document: await this.deps.documents.get(job.document_id),
       artifactUrl: (rel) => this.deps.artifactUrl(rel, PresignTtl.parsedFile),
     });
   }
 
   /** Resolves when no job is queued or running and every webhook delivery has ended (tests). */
   async idle(): Promise<void> {
-    await this.pool.idle();
+    await this.queue.idle();
     await this.webhooks.idle();
   }
 
   async close(): Promise<void> {
     this.faults.close();
-    await this.pool.close();
+    await this.queue.close();
     await this.webhooks.close();
     await this.engine.close();
   }
 
-  private notify(job: Job): void {
+  private async notify(job: Job): Promise<void> {
     if (!job.template_id) return;
-    const template = this.deps.templates.get(job.template_id);
+    const template = await this.deps.templates.get(job.template_id);
     const secret = this.secrets.get(job.account);
     if (!template?.webhook_url || !secret) return;
-    const payload: WebhookPayload = webhookEnvelope({ ...this.view(job), document_id: job.document_id, template_id: job.template_id });
+    const payload: WebhookPayload = webhookEnvelope({ ...(await this.view(job)), document_id: job.document_id, template_id: job.template_id });
     void this.webhooks.deliver({ account: job.account, requestId: job.request_id, url: template.webhook_url, payload });
   }
 }

@@ -98,16 +98,21 @@ export class WebhookSender {
   /** Records a delivery in the ledger, starts it in the background and returns its outcome promise (callers need not await it). */
   deliver(d: NewDelivery): Promise<DeliveryOutcome> {
     const deliveryId = randomUUID();
-    this.ledger.insert({ delivery_id: deliveryId, account: d.account, request_id: d.requestId, url: d.url, body: JSON.stringify(d.payload), next_attempt_at: Date.now() });
-    return this.track(this.run(deliveryId, 0));
+    // Tracked from the start (idle() covers the ledger write too); the row is committed before the first attempt.
+    return this.track(
+      (async () => {
+        await this.ledger.insert({ delivery_id: deliveryId, account: d.account, request_id: d.requestId, url: d.url, body: JSON.stringify(d.payload), next_attempt_at: Date.now() });
+        return this.run(deliveryId, 0);
+      })(),
+    );
   }
 
   /**
    * Restarts the deliveries the ledger holds as pending (call once at start). Each goes at its recorded
    * time, but no later than maxDelayMs from now, so a shorter setting takes effect on old rows too.
    */
-  resume(): number {
-    const rows = this.ledger.pending();
+  async resume(): Promise<number> {
+    const rows = await this.ledger.pending();
     const now = Date.now();
     for (const row of rows) void this.track(this.run(row.delivery_id, Math.min(this.opts.maxDelayMs, Math.max(0, row.next_attempt_at - now))));
     if (rows.length) this.logger.info({ deliveries: rows.length }, 'resumed pending webhook deliveries');
@@ -140,8 +145,8 @@ export class WebhookSender {
     return backoffDelayMs(attempt - 1, { initialMs: this.opts.baseDelayMs, maxMs: this.opts.maxDelayMs, jitter: { low: 1, high: 1.25 } });
   }
 
-  private fail(d: WebhookDelivery, attempts: number, status: number | null, reason: string): DeliveryOutcome {
-    this.ledger.recordOutcome(d.delivery_id, { state: 'failed', status, error: reason, nextAttemptAt: Date.now() });
+  private async fail(d: WebhookDelivery, attempts: number, status: number | null, reason: string): Promise<DeliveryOutcome> {
+    await this.ledger.recordOutcome(d.delivery_id, { state: 'failed', status, error: reason, nextAttemptAt: Date.now() });
     this.logger.warn({ url: redactUrl(d.url), deliveryId: d.delivery_id, attempts, reason }, 'webhook delivery abandoned');
     return { delivered: false, attempts, reason };
   }
@@ -154,11 +159,11 @@ export class WebhookSender {
         try {
           await sleep(delay, this.stop.signal);
         } catch {
-          return closed(this.ledger.get(deliveryId)?.attempts ?? 0);
+          return closed((await this.ledger.get(deliveryId))?.attempts ?? 0);
         }
       }
-      if (this.stop.signal.aborted) return closed(this.ledger.get(deliveryId)?.attempts ?? 0);
-      const d = this.ledger.get(deliveryId);
+      if (this.stop.signal.aborted) return closed((await this.ledger.get(deliveryId))?.attempts ?? 0);
+      const d = await this.ledger.get(deliveryId);
       if (!d || d.state !== 'pending') return { delivered: false, attempts: d?.attempts ?? 0, reason: 'no longer pending' };
       // A restart after the last attempt was sent but before its answer was recorded: the bound holds.
       if (d.attempts >= this.opts.maxAttempts) return this.fail(d, d.attempts, d.last_status, d.last_error ?? 'last attempt interrupted');
@@ -166,10 +171,10 @@ export class WebhookSender {
       if (!secret) return this.fail(d, d.attempts, null, "the account's API key is no longer configured, so the body cannot be signed");
       const attempt = d.attempts + 1;
       const backoff = this.backoff(attempt);
-      this.ledger.startAttempt(deliveryId, Date.now() + backoff);
+      await this.ledger.startAttempt(deliveryId, Date.now() + backoff);
       const result = await this.attempt(d, secret, attempt);
       if (result.ok) {
-        this.ledger.recordOutcome(deliveryId, { state: 'delivered', status: result.status, error: null, nextAttemptAt: Date.now() });
+        await this.ledger.recordOutcome(deliveryId, { state: 'delivered', status: result.status, error: null, nextAttemptAt: Date.now() });
         this.logger.debug({ url: redactUrl(d.url), deliveryId, attempt, status: result.status }, 'webhook delivered');
         return { delivered: true, attempts: attempt, status: result.status };
       }
@@ -177,7 +182,7 @@ export class WebhookSender {
       if (!result.retryable || attempt >= this.opts.maxAttempts) return this.fail(d, attempt, result.status, result.reason);
       // A receiver's Retry-After is honoured as asked, within maxDelayMs (docs/webhooks.md).
       delay = Math.min(this.opts.maxDelayMs, result.retryAfterMs ?? backoff);
-      this.ledger.recordOutcome(deliveryId, { state: 'pending', status: result.status, error: result.reason, nextAttemptAt: Date.now() + delay });
+      await this.ledger.recordOutcome(deliveryId, { state: 'pending', status: result.status, error: result.reason, nextAttemptAt: Date.now() + delay });
       this.logger.info({ url: redactUrl(d.url), deliveryId, attempt, reason: result.reason, delayMs: Math.round(delay) }, 'webhook attempt failed; retrying');
     }
   }

@@ -1,38 +1,44 @@
-// Runs jobs with bounded concurrency. The queue holds request ids only; the jobs table is the truth,
-// so after a crash the ids are rebuilt from the table (JobStore.requeueUnfinished) and nothing is lost.
+// The in-process JobQueue (one `docdrop serve` on SQLite): runs jobs with bounded concurrency. The queue
+// holds request ids only; the jobs table is the truth, so after a crash the ids are rebuilt from the
+// table (JobStore.requeueUnfinished) and nothing is lost.
 import PQueue from 'p-queue';
 import type { Logger } from '../../shared/logger.js';
+import type { JobHandlers, JobQueue, ProcessJob, QueueDepth } from './job-queue.js';
 
-export type ProcessJob = (requestId: string, signal: AbortSignal) => Promise<void>;
-
-export class WorkerPool {
+export class WorkerPool implements JobQueue {
   private readonly queue: PQueue;
   private readonly stop = new AbortController();
   private readonly queued = new Set<string>();
+  private process: ProcessJob | undefined;
 
   constructor(
-    private readonly process: ProcessJob,
     private readonly logger: Logger,
     concurrency: number,
   ) {
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`job concurrency: expected an integer >= 1, received ${concurrency}`);
-    this.queue = new PQueue({ concurrency });
+    // Paused until consume(): a job submitted before the workers start waits here.
+    this.queue = new PQueue({ concurrency, autoStart: false });
   }
 
   /** Queues a job unless it is queued already or the pool is closing. */
-  enqueue(requestId: string): void {
+  async enqueue(requestId: string): Promise<void> {
     if (this.stop.signal.aborted || this.queued.has(requestId)) return;
     this.queued.add(requestId);
     void this.queue.add(async () => {
       this.queued.delete(requestId);
-      if (this.stop.signal.aborted) return;
+      if (this.stop.signal.aborted || !this.process) return;
       try {
-        await this.process(requestId, this.stop.signal);
+        await this.process(requestId, { signal: this.stop.signal, redelivered: false });
       } catch (err) {
         // process() records job-level failures itself; reaching here is a bug or a store failure.
         this.logger.error({ err, requestId }, 'job processing crashed');
       }
     });
+  }
+
+  async consume(handlers: JobHandlers): Promise<void> {
+    this.process = handlers.run;
+    this.queue.start();
   }
 
   /** False once closing: no job will be taken any more (readiness). */
@@ -41,7 +47,7 @@ export class WorkerPool {
   }
 
   /** Jobs waiting for a worker and jobs being worked on (metrics). */
-  get depth(): { waiting: number; running: number } {
+  async depth(): Promise<QueueDepth> {
     return { waiting: this.queue.size, running: this.queue.pending };
   }
 

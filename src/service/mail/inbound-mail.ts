@@ -47,8 +47,13 @@ export async function startInboundMail(deps: InboundMailDeps, opts: InboundMailO
     banner: 'docdrop inbound',
     logger: false,
     onRcptTo(address, _session, cb) {
-      if (deps.templates.getByEmail(address.address)) return cb();
-      cb(new SmtpReply(550, `5.1.1 <${address.address}>: no Workflow has this address`));
+      deps.templates.getByEmail(address.address).then(
+        (template) => (template ? cb() : cb(new SmtpReply(550, `5.1.1 <${address.address}>: no Workflow has this address`))),
+        (err: unknown) => {
+          deps.logger.error({ err }, 'inbound e-mail recipient lookup failed');
+          cb(new SmtpReply(451, '4.3.0 temporary failure looking up the recipient; try again later'));
+        },
+      );
     },
     onData(stream, session, cb) {
       simpleParser(stream)
@@ -78,11 +83,11 @@ export async function startInboundMail(deps: InboundMailDeps, opts: InboundMailO
 async function receive(deps: InboundMailDeps, session: SMTPServerSession, mail: ParsedMail): Promise<number> {
   let runs = 0;
   for (const rcpt of session.envelope.rcptTo) {
-    const template = deps.templates.getByEmail(rcpt.address);
+    const template = await deps.templates.getByEmail(rcpt.address);
     if (!template) continue; // deleted between RCPT and DATA
     for (const doc of await documentsFor(deps, template, mail)) {
       // A run of the recipient Workflow with its own options, as run_parser without query options.
-      submitRun(deps, { account: { id: template.account_id }, documentId: doc, via: 'run_parser', target: { template, classifierId: null }, params: {} });
+      await submitRun(deps, { account: { id: template.account_id }, documentId: doc, via: 'run_parser', target: { template, classifierId: null }, params: {} });
       runs++;
     }
   }

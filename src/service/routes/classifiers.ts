@@ -61,11 +61,11 @@ export interface ClassifierRoutesDeps {
 }
 
 /** Every template a Classifier routes to must be a live Workflow of the same account. */
-function checkTemplateRefs(deps: ClassifierRoutesDeps, account: Account, c: ClassifierConfigs): void {
+async function checkTemplateRefs(deps: ClassifierRoutesDeps, account: Account, c: ClassifierConfigs): Promise<void> {
   const refs: [string, string][] = c.classes.flatMap((cls, i) => (cls.template_id ? [[`classes[${i}].template_id`, cls.template_id]] : []));
   if (c.default_template_id) refs.push(['default_template_id', c.default_template_id]);
   for (const [where, id] of refs) {
-    const t = deps.templates.get(id.toLowerCase());
+    const t = await deps.templates.get(id.toLowerCase());
     if (!t || t.account_id !== account.id) {
       throw new ServiceError(400, ErrorCodes.invalidRequest, `${where}: expected the template_id of a Workflow in this account, received ${id}`);
     }
@@ -94,43 +94,43 @@ export function classifierRoutes(app: FastifyInstance, deps: ClassifierRoutesDep
       page_range: b.page_range ?? null,
       use_ocr: b.use_ocr ?? true,
     };
-    checkTemplateRefs(deps, req.account, configs);
+    await checkTemplateRefs(deps, req.account, configs);
     const id = randomUUID();
-    classifiers.insert({ classifier_id: id, account_id: req.account.id, name: b.name, configs, now: specTimestamp() });
-    return toClassifier(classifiers.get(id)!);
+    await classifiers.insert({ classifier_id: id, account_id: req.account.id, name: b.name, configs, now: specTimestamp() });
+    return toClassifier((await classifiers.get(id))!);
   });
 
   app.get('/v1/classifiers', async (req): Promise<ClassifierList> => {
     const q = parseInput(listQuery, req.query, 'query');
-    const afterSeq = seqAfterKey(q.pagination_key, req.account.id, (id) => classifiers.getAny(id));
-    const { rows, more } = classifiers.list(req.account.id, afterSeq, CLASSIFIER_PAGE_SIZE);
+    const afterSeq = await seqAfterKey(q.pagination_key, req.account.id, (id) => classifiers.getAny(id));
+    const { rows, more } = await classifiers.list(req.account.id, afterSeq, CLASSIFIER_PAGE_SIZE);
     return { success: true, items: rows.map(toClassifier), pagination_key: more ? rows.at(-1)!.classifier_id : null };
   });
 
   app.get('/v1/classifiers/:classifier_id', async (req): Promise<Classifier> => {
     const id = pathId('classifier_id', (req.params as Record<string, string>).classifier_id);
-    return toClassifier(requireClassifier(deps, req.account, id));
+    return toClassifier(await requireClassifier(deps, req.account, id));
   });
 
   app.put('/v1/classifiers/:classifier_id', async (req): Promise<Classifier> => {
     const id = pathId('classifier_id', (req.params as Record<string, string>).classifier_id);
     const b = parseInput(updateBody, req.body, 'body');
-    const row = requireClassifier(deps, req.account, id);
+    const row = await requireClassifier(deps, req.account, id);
     const current = toClassifier(row);
     const { name, ...settings } = b;
     const configs: ClassifierConfigs = {
       ...current.configs,
       ...Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)),
     };
-    checkTemplateRefs(deps, req.account, configs);
-    classifiers.update(id, name ?? current.name, configs, after(row.updated_at));
-    return toClassifier(classifiers.get(id)!);
+    await checkTemplateRefs(deps, req.account, configs);
+    await classifiers.update(id, name ?? current.name, configs, after(row.updated_at));
+    return toClassifier((await classifiers.get(id))!);
   });
 
   app.delete('/v1/classifiers/:classifier_id', async (req): Promise<SuccessResponse> => {
     const id = pathId('classifier_id', (req.params as Record<string, string>).classifier_id);
-    requireClassifier(deps, req.account, id);
-    classifiers.delete(id, specTimestamp());
+    await requireClassifier(deps, req.account, id);
+    await classifiers.delete(id, specTimestamp());
     return { success: true };
   });
 }

@@ -70,7 +70,7 @@ export function classifyRoutes(app: FastifyInstance, deps: ClassifyRoutesDeps): 
   app.post('/v1/classifiers/:classifier_id/classify', async (req): Promise<ClassificationResult> => {
     const id = pathId('classifier_id', (req.params as Record<string, string>).classifier_id);
     const b = parseInput(classifierClassifyBody, req.body, 'body');
-    const row = requireClassifier(deps, req.account, id);
+    const row = await requireClassifier(deps, req.account, id);
     const configs = JSON.parse(row.configs) as ClassifierConfigs;
     return classify(deps, req.account, b.document_id.toLowerCase(), {
       classes: configs.classes,
@@ -83,7 +83,7 @@ export function classifyRoutes(app: FastifyInstance, deps: ClassifyRoutesDeps): 
 }
 
 async function classify(deps: ClassifyRoutesDeps, account: Account, documentId: string, call: ClassifyCall): Promise<ClassificationResult> {
-  const doc = requireDocument(deps, account, documentId);
+  const doc = await requireDocument(deps, account, documentId);
   if (doc.content === null) {
     throw new ServiceError(
       400,

@@ -43,13 +43,13 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): 
   app.get('/v1/documents/upload_url', async (req): Promise<UploadUrl> => {
     const q = parseInput(uploadUrlQuery, req.query, 'query');
     const documentId = randomUUID();
-    deps.documents.reserve({ document_id: documentId, account_id: req.account.id, file_name: q.file_name, now: specTimestamp() });
+    await deps.documents.reserve({ document_id: documentId, account_id: req.account.id, file_name: q.file_name, now: specTimestamp() });
     return { upload_url: deps.presign.url('PUT', `/presigned/uploads/${documentId}`, PresignTtl.upload), document_id: documentId };
   });
 
   app.get('/v1/documents', async (req): Promise<DocumentList> => {
     const q = parseInput(listQuery, req.query, 'query');
-    const { rows, more } = deps.documents.list({
+    const { rows, more } = await deps.documents.list({
       accountId: req.account.id,
       limit: q.limit,
       after: q.document_id && q.created_at ? { document_id: q.document_id.toLowerCase(), created_at: q.created_at } : undefined,
@@ -57,14 +57,14 @@ export function documentRoutes(app: FastifyInstance, deps: DocumentRoutesDeps): 
     });
     const last = rows.at(-1);
     return {
-      files: rows.map((r) => toDocumentView(deps, r, { storageKey: true })),
+      files: await Promise.all(rows.map((r) => toDocumentView(deps, r, { storageKey: true }))),
       ...(more && last ? { pagination_key: { document_id: last.document_id, created_at: last.created_at } } : {}),
     };
   });
 
   app.get('/v1/documents/:document_id', async (req, reply) => {
     const id = pathId('document_id', (req.params as Record<string, string>).document_id);
-    const row = requireDocument(deps, req.account, id);
-    return sendNegotiated(req, reply, 'document', toDocumentView(deps, row, { storageKey: true }));
+    const row = await requireDocument(deps, req.account, id);
+    return sendNegotiated(req, reply, 'document', await toDocumentView(deps, row, { storageKey: true }));
   });
 }

@@ -69,17 +69,17 @@ export function exportRoutes(app: FastifyInstance, deps: ExportRoutesDeps): void
     const q = parseInput(exportQuery, req.query, 'query');
     if (q.request_id) {
       const id = q.request_id.toLowerCase();
-      const job = requireJob(deps, req.account, id);
+      const job = await requireJob(deps, req.account, id);
       if (job.status !== 'completed' || !job.template_id) {
         throw new ServiceError(400, ErrorCodes.invalidRequest, `request_id: job ${id} is ${job.status}; only completed jobs can be exported`);
       }
-      const template = deps.templates.getAny(job.template_id)!;
+      const template = (await deps.templates.getAny(job.template_id))!;
       const rel = await writeExport(deps, template, [job], q);
       return { success: true, file_presigned_url: deps.presign.url('GET', `/presigned/files/${rel}`, PresignTtl.export) };
     }
     const templateId = q.template_id!.toLowerCase();
-    const template = requireTemplate(deps, req.account, templateId);
-    const jobs = deps.jobStore.completedForTemplate(req.account.id, templateId, rangeStart(q.date_range!));
+    const template = await requireTemplate(deps, req.account, templateId);
+    const jobs = await deps.jobStore.completedForTemplate(req.account.id, templateId, rangeStart(q.date_range!));
     const rel = await writeExport(deps, template, jobs, q);
     const url = deps.presign.url('GET', `/presigned/files/${rel}`, PresignTtl.export);
     await deps.exportMailer.send({
@@ -103,12 +103,14 @@ function rangeStart(range: keyof typeof RANGE_DAYS): string {
 async function writeExport(deps: ExportRoutesDeps, template: TemplateRow, jobs: Job[], q: ExportQuery): Promise<string> {
   const fields = (JSON.parse(template.template_schema) as TemplateSchema).fields;
   const dateFormat = (JSON.parse(template.parser_config) as ParserConfig).date_format;
-  const records: OutputRecord[] = jobs.map((j) => ({
-    fileName: deps.documents.get(j.document_id)?.file_name ?? '',
-    requestId: j.request_id,
-    data: j.result?.data ?? {},
-    dateFormat,
-  }));
+  const records: OutputRecord[] = await Promise.all(
+    jobs.map(async (j) => ({
+      fileName: (await deps.documents.get(j.document_id))?.file_name ?? '',
+      requestId: j.request_id,
+      data: j.result?.data ?? {},
+      dateFormat,
+    })),
+  );
   const opts: TableOptions = {
     layout: q.data_layout,
     mergeField: q.merge_field,

@@ -1,16 +1,17 @@
 // /healthz, /readyz and /metrics on the service's own port, answered without an API key (auth.ts lists
 // them as public: HEALTH_PATHS): a load balancer, systemd or Prometheus probes them without holding an account key.
 //   /healthz: the process answers (its event loop turns, or this could not reply).
-//   /readyz:  the store commits (service.db and the files folder are writable) and the job workers run.
+//   /readyz:  the store commits (service.db or PostgreSQL, and the files folder are writable) and the job workers run.
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { readinessBody, runChecks, sharedReadiness, type ReadinessCheck } from '../../shared/health-checks.js';
-import type { Db } from '../store/db.js';
+import type { ServiceStore } from '../store/service-store.js';
 import type { JobMetrics } from '../jobs/job-metrics.js';
 
 export interface HealthRoutesDeps {
-  db: Db;
+  /** The store's own write check (a commit that changes nothing). */
+  store: Pick<ServiceStore, 'checkWritable'>;
   /** The file store's root (documents, artifacts). */
   filesRoot: string;
   workersRunning(): boolean;
@@ -25,8 +26,7 @@ export function healthChecks(deps: Omit<HealthRoutesDeps, 'metrics'>): Readiness
     {
       name: 'store_writable',
       run: async () => {
-        // Writing the schema version back as it is: a real commit that changes nothing.
-        deps.db.transaction(() => deps.db.pragma(`user_version = ${Number(deps.db.pragma('user_version', { simple: true }))}`)).immediate();
+        await deps.store.checkWritable();
         await access(deps.filesRoot, constants.W_OK);
       },
     },

@@ -18,12 +18,14 @@ export async function registerRoutes(app: FastifyInstance, ctx: ServiceContext):
   const { db, files, presign, logger, jobs, options } = ctx;
   const { documents, templates, classifiers } = ctx.repos;
   const jobStore = jobs.store;
+  const health = () => healthRoutes(app, { store: db, filesRoot: files.root, workersRunning: () => jobs.workersRunning, metrics: jobs.metrics });
+  // A pure worker answers probes and scrapes only: the API is the api/all processes' (docs/service.md#jobs-on-several-workers-postgresql).
+  if (options.role === 'worker') return health();
   documentRoutes(app, { documents, files, presign, presignTtlSeconds: options.presignTtlSeconds });
   templateRoutes(app, { templates, inboundDomain: options.inboundDomain });
   classifierRoutes(app, { classifiers, templates });
   await presignedRoutes(app, { presign, files, documents, maxUploadBytes: options.maxUploadBytes });
   jobRoutes(app, {
-    db,
     documents,
     templates,
     classifiers,
@@ -34,7 +36,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: ServiceContext):
     addressPolicy: createAddressPolicy(options.fetchAllowRanges),
     viewJob: (job) => jobs.view(job),
   });
-  uploadAndRunRoutes(app, { db, documents, templates, classifiers, files, jobStore, jobQueue: jobs, viewJob: (job) => jobs.view(job) });
+  uploadAndRunRoutes(app, { documents, templates, classifiers, files, jobStore, jobQueue: jobs, viewJob: (job) => jobs.view(job) });
   classifyRoutes(app, { documents, classifiers, files, engine: jobs.engine, logger });
   exportRoutes(app, {
     jobStore,
@@ -47,5 +49,5 @@ export async function registerRoutes(app: FastifyInstance, ctx: ServiceContext):
     inboundDomain: options.inboundDomain,
   });
   mcpRoutes(app, { publicUrl: () => ctx.publicUrl });
-  healthRoutes(app, { db, filesRoot: files.root, workersRunning: () => jobs.workersRunning, metrics: jobs.metrics });
+  health();
 }

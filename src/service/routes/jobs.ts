@@ -32,7 +32,7 @@ export type JobRoutesDeps = DocumentStoreDeps &
     /** Addresses a `url` may be fetched from (--fetch-allow-range). */
     addressPolicy: AddressPolicy;
     /** The wire view of a job (JobsRuntime.view). */
-    viewJob(job: Job): ExtractionJob;
+    viewJob(job: Job): Promise<ExtractionJob>;
   };
 
 const requestIdQuery = z.object({ request_id: uuid() });
@@ -41,15 +41,15 @@ export function jobRoutes(app: FastifyInstance, deps: JobRoutesDeps): void {
   app.get('/v1/documents/:document_id/run_parser', async (req, reply) => {
     const documentId = pathId('document_id', (req.params as Record<string, string>).document_id);
     const query = (req.query ?? {}) as Record<string, unknown>;
-    const job = submit(deps, req.account, 'run_parser', query, () => requireDocument(deps, req.account, documentId));
-    return sendNegotiated(req, reply, 'extraction_job', deps.viewJob(job));
+    const job = await submit(deps, req.account, 'run_parser', query, () => requireDocument(deps, req.account, documentId));
+    return sendNegotiated(req, reply, 'extraction_job', await deps.viewJob(job));
   });
 
   app.post('/v1/extract', async (req): Promise<{ request_id: string }> => {
     const query = (req.query ?? {}) as Record<string, unknown>;
     if (req.isMultipart()) {
       const { fields, document } = await readExtractForm(deps, req);
-      const job = submit(deps, req.account, 'extract', { ...query, ...fields }, () => document);
+      const job = await submit(deps, req.account, 'extract', { ...query, ...fields }, async () => document);
       return { request_id: job.request_id };
     }
     const body = req.body;
@@ -68,31 +68,31 @@ export function jobRoutes(app: FastifyInstance, deps: JobRoutesDeps): void {
     // Validate everything cheap before fetching a URL, so a bad request costs no download.
     const check = () => resolveTarget(deps, req.account, params);
     let document: DocumentRow;
-    if (source.document_id !== undefined) document = requireDocument(deps, req.account, source.document_id.toLowerCase());
+    if (source.document_id !== undefined) document = await requireDocument(deps, req.account, source.document_id.toLowerCase());
     else {
-      check();
+      await check();
       document = await fetchDocument(deps, req.account.id, source.url);
     }
-    const job = submit(deps, req.account, 'extract', params, () => document);
+    const job = await submit(deps, req.account, 'extract', params, async () => document);
     return { request_id: job.request_id };
   });
 
-  const jobOf = (req: FastifyRequest): Job => requireJob(deps, req.account, parseInput(requestIdQuery, req.query, 'query').request_id.toLowerCase());
-  const getJob = async (req: FastifyRequest): Promise<ExtractionJob> => deps.viewJob(jobOf(req));
+  const jobOf = (req: FastifyRequest): Promise<Job> => requireJob(deps, req.account, parseInput(requestIdQuery, req.query, 'query').request_id.toLowerCase());
+  const getJob = async (req: FastifyRequest): Promise<ExtractionJob> => deps.viewJob(await jobOf(req));
   app.get('/files', getJob);
   app.get('/v1/extract', getJob);
 
   app.delete('/files', async (req) => {
-    const job = jobOf(req);
+    const job = await jobOf(req);
     await deleteJob(deps, job);
     return { success: true, message: `job ${job.request_id} deleted` };
   });
 }
 
 /** The target is checked before the document, so a request wrong in both is answered about the target. */
-function submit(deps: JobRoutesDeps, account: Account, via: JobSubmission, input: Record<string, unknown>, document: () => DocumentRow): Job {
-  const { target, params } = resolveTarget(deps, account, input);
-  return submitRun(deps, { account, documentId: document().document_id, via, target, params });
+async function submit(deps: JobRoutesDeps, account: Account, via: JobSubmission, input: Record<string, unknown>, document: () => Promise<DocumentRow>): Promise<Job> {
+  const { target, params } = await resolveTarget(deps, account, input);
+  return submitRun(deps, { account, documentId: (await document()).document_id, via, target, params });
 }
 
 /** Reads a multipart POST /v1/extract: string fields and the one `file` part (stored as a document). */

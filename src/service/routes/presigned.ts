@@ -60,7 +60,7 @@ export async function presignedRoutes(app: FastifyInstance, deps: PresignedRoute
     scope.put('/presigned/uploads/:document_id', async (req) => {
       verify(deps, req);
       const id = pathId('document_id', (req.params as Record<string, string>).document_id);
-      const row = deps.documents.get(id);
+      const row = await deps.documents.get(id);
       if (!row) throw gone(`document ${id}`);
       if (row.state !== 'reserved') {
         throw new ServiceError(400, ErrorCodes.invalidRequest, `document ${id} is already confirmed; request a new upload_url for a new file`);
@@ -80,7 +80,7 @@ export async function presignedRoutes(app: FastifyInstance, deps: PresignedRoute
   app.get('/presigned/documents/:document_id/:file_name', async (req, reply) => {
     verify(deps, req);
     const id = pathId('document_id', (req.params as Record<string, string>).document_id);
-    const row = deps.documents.get(id);
+    const row = await deps.documents.get(id);
     if (!row || row.state !== 'ready') throw gone(`document ${id}`);
     return sendFile(deps, reply, deps.files.documentPath(id), isFileKind(row.file_extension) ? mimeTypeOf(row.file_extension) : 'application/octet-stream', row.file_name);
   });

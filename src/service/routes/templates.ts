@@ -30,11 +30,11 @@ export function templateRoutes(app: FastifyInstance, deps: TemplateRoutesDeps): 
 
   app.post('/v1/templates', async (req): Promise<Workflow> => {
     const body = parseInput(createTemplateBody, req.body, 'body');
-    if (templates.titleTaken(req.account.id, body.template_title)) {
+    if (await templates.titleTaken(req.account.id, body.template_title)) {
       throw new ServiceError(400, ErrorCodes.duplicateTitle, `template_title: "${body.template_title}" is already used by another Workflow in this account`);
     }
     const id = randomUUID();
-    templates.insert({
+    await templates.insert({
       template_id: id,
       account_id: req.account.id,
       template_title: body.template_title,
@@ -46,26 +46,26 @@ export function templateRoutes(app: FastifyInstance, deps: TemplateRoutesDeps): 
       parser_config: mergeParserConfig(defaultParserConfig(), body.parser_config),
       now: specTimestamp(),
     });
-    return toWorkflow(templates.get(id)!);
+    return toWorkflow((await templates.get(id))!);
   });
 
   app.get('/v1/templates', async (req): Promise<TemplateList> => {
     const q = parseInput(listQuery, req.query, 'query');
-    const afterSeq = seqAfterKey(q.pagination_key, req.account.id, (id) => templates.getAny(id));
-    const { rows, more } = templates.list(req.account.id, afterSeq, q.limit);
+    const afterSeq = await seqAfterKey(q.pagination_key, req.account.id, (id) => templates.getAny(id));
+    const { rows, more } = await templates.list(req.account.id, afterSeq, q.limit);
     return { success: true, items: rows.map(toWorkflow), pagination_key: more ? rows.at(-1)!.template_id : null };
   });
 
   app.get('/v1/templates/:template_id', async (req): Promise<Workflow> => {
     const id = pathId('template_id', (req.params as Record<string, string>).template_id);
-    return toWorkflow(requireTemplate(deps, req.account, id));
+    return toWorkflow(await requireTemplate(deps, req.account, id));
   });
 
   app.put('/v1/templates/:template_id', async (req): Promise<Workflow> => {
     const id = pathId('template_id', (req.params as Record<string, string>).template_id);
     const body = parseInput(updateTemplateBody, req.body, 'body');
-    const current = toWorkflow(requireTemplate(deps, req.account, id));
-    templates.update(
+    const current = toWorkflow(await requireTemplate(deps, req.account, id));
+    await templates.update(
       id,
       {
         template_type: body.template_type ?? current.template_type,
@@ -75,13 +75,13 @@ export function templateRoutes(app: FastifyInstance, deps: TemplateRoutesDeps): 
       },
       specTimestamp(),
     );
-    return toWorkflow(templates.get(id)!);
+    return toWorkflow((await templates.get(id))!);
   });
 
   app.delete('/v1/templates/:template_id', async (req): Promise<SuccessResponse> => {
     const id = pathId('template_id', (req.params as Record<string, string>).template_id);
-    requireTemplate(deps, req.account, id);
-    templates.delete(id, specTimestamp());
+    await requireTemplate(deps, req.account, id);
+    await templates.delete(id, specTimestamp());
     return { success: true };
   });
 }

@@ -18,7 +18,7 @@ export type UploadAndRunRoutesDeps = DocumentStoreDeps &
     templates: TemplatesRepo;
     classifiers: ClassifiersRepo;
     /** The wire view of a job (JobsRuntime.view). */
-    viewJob(job: Job): ExtractionJob;
+    viewJob(job: Job): Promise<ExtractionJob>;
   };
 
 export function uploadAndRunRoutes(app: FastifyInstance, deps: UploadAndRunRoutesDeps): void {
@@ -32,9 +32,9 @@ export function uploadAndRunRoutes(app: FastifyInstance, deps: UploadAndRunRoute
       throw new ServiceError(400, ErrorCodes.invalidRequest, 'Content-Type: expected multipart/form-data with a `file` part holding the document');
     }
     // Workflow and run options are checked before the bytes are read, so a bad request stores nothing.
-    const { target, params } = resolveTarget(deps, req.account, { ...query, template_id: templateId });
+    const { target, params } = await resolveTarget(deps, req.account, { ...query, template_id: templateId });
     const document = await storeMultipartDocument(deps, req);
-    const job = submitRun(deps, { account: req.account, documentId: document.document_id, via: 'run_parser', target, params });
-    return { ...deps.viewJob(job), document_id: document.document_id };
+    const job = await submitRun(deps, { account: req.account, documentId: document.document_id, via: 'run_parser', target, params });
+    return { ...(await deps.viewJob(job)), document_id: document.document_id };
   });
 }

@@ -1,5 +1,6 @@
-// SQL for saved Classifiers. Settings live as one JSON column (`configs`), as the wire shape nests them.
-import type { Db } from './db.js';
+// Saved Classifiers: the port (ClassifiersRepo) and its one SQL implementation (sql.ts). Settings live as
+// one JSON column (`configs`), as the wire shape nests them.
+import type { SqlExecutor } from './sql.js';
 import type { Classifier, ClassifierConfigs } from '../../api/types.js';
 
 export interface ClassifierRow {
@@ -24,38 +25,42 @@ export function toClassifier(r: ClassifierRow): Classifier {
   };
 }
 
-export function createClassifiersRepo(db: Db) {
-  const insert = db.prepare(`INSERT INTO classifiers (classifier_id, account_id, name, configs, created_at, updated_at)
-    VALUES (@classifier_id, @account_id, @name, @configs, @now, @now)`);
-  const byId = db.prepare<[string], ClassifierRow>('SELECT * FROM classifiers WHERE classifier_id = ?');
-  const update = db.prepare('UPDATE classifiers SET name = @name, configs = @configs, updated_at = @now WHERE classifier_id = @classifier_id');
-  const remove = db.prepare('UPDATE classifiers SET deleted_at = ? WHERE classifier_id = ? AND deleted_at IS NULL');
-  const page = db.prepare<[string, number, number], ClassifierRow>(
-    'SELECT * FROM classifiers WHERE account_id = ? AND deleted_at IS NULL AND seq > ? ORDER BY seq LIMIT ?',
-  );
+export interface ClassifiersRepo {
+  insert(c: { classifier_id: string; account_id: string; name: string; configs: ClassifierConfigs; now: string }): Promise<void>;
+  /** Live Classifiers only; a deleted one reads as missing. */
+  get(classifierId: string): Promise<ClassifierRow | undefined>;
+  /** Including deleted ones (paging keys). */
+  getAny(classifierId: string): Promise<ClassifierRow | undefined>;
+  update(classifierId: string, name: string, configs: ClassifierConfigs, now: string): Promise<void>;
+  /** False when it was deleted already. */
+  delete(classifierId: string, now: string): Promise<boolean>;
+  /** Creation order; afterSeq 0 = first page. */
+  list(accountId: string, afterSeq: number, limit: number): Promise<{ rows: ClassifierRow[]; more: boolean }>;
+}
 
+export function createClassifiersRepo(sql: SqlExecutor): ClassifiersRepo {
+  const byId = (id: string) => sql.get<ClassifierRow>('SELECT * FROM classifiers WHERE classifier_id = ?', [id]);
   return {
-    insert(c: { classifier_id: string; account_id: string; name: string; configs: ClassifierConfigs; now: string }): void {
-      insert.run({ ...c, configs: JSON.stringify(c.configs) });
+    async insert(c) {
+      await sql.run('INSERT INTO classifiers (classifier_id, account_id, name, configs, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)', [
+        c.classifier_id, c.account_id, c.name, JSON.stringify(c.configs), c.now, c.now,
+      ]);
     },
-    get(classifierId: string): ClassifierRow | undefined {
-      const r = byId.get(classifierId);
+    async get(classifierId) {
+      const r = await byId(classifierId);
       return r && !r.deleted_at ? r : undefined;
     },
-    getAny(classifierId: string): ClassifierRow | undefined {
-      return byId.get(classifierId);
+    getAny: byId,
+    async update(classifierId, name, configs, now) {
+      await sql.run('UPDATE classifiers SET name = ?, configs = ?, updated_at = ? WHERE classifier_id = ?', [name, JSON.stringify(configs), now, classifierId]);
     },
-    update(classifierId: string, name: string, configs: ClassifierConfigs, now: string): void {
-      update.run({ classifier_id: classifierId, name, configs: JSON.stringify(configs), now });
+    async delete(classifierId, now) {
+      return (await sql.run('UPDATE classifiers SET deleted_at = ? WHERE classifier_id = ? AND deleted_at IS NULL', [now, classifierId])) === 1;
     },
-    delete(classifierId: string, now: string): boolean {
-      return remove.run(now, classifierId).changes === 1;
-    },
-    list(accountId: string, afterSeq: number, limit: number): { rows: ClassifierRow[]; more: boolean } {
-      const rows = page.all(accountId, afterSeq, limit + 1);
+    async list(accountId, afterSeq, limit) {
+      // limit+1 tells whether more exist.
+      const rows = await sql.all<ClassifierRow>('SELECT * FROM classifiers WHERE account_id = ? AND deleted_at IS NULL AND seq > ? ORDER BY seq LIMIT ?', [accountId, afterSeq, limit + 1]);
       return { rows: rows.slice(0, limit), more: rows.length > limit };
     },
   };
 }
-
-export type ClassifiersRepo = ReturnType<typeof createClassifiersRepo>;

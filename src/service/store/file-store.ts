@@ -1,6 +1,8 @@
-// Where the service keeps bytes: DATA_DIR/files/documents/<document_id> for uploads and
-// DATA_DIR/files/artifacts/<relative path> for things made later (parsed page selections, exports).
-// Writes go to a temp file first and are renamed into place, so a reader never sees half a file.
+// Where the service keeps bytes: FILES/documents/<document_id> for uploads and FILES/artifacts/<relative
+// path> for things made later (parsed page selections, exports); FILES is --files (default DATA_DIR/files)
+// and may be a folder several serve processes share. Writes go to FILES/tmp/<random uuid> first and are
+// renamed into place, so a reader (in this process or another) never sees half a file; the temp file is
+// on the same file system, which is what makes the rename atomic.
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -17,10 +19,7 @@ export class FileTooLargeError extends Error {
 }
 
 export class FileStore {
-  readonly root: string;
-  constructor(dataDir: string) {
-    this.root = join(dataDir, 'files');
-  }
+  constructor(readonly root: string) {}
 
   async init(): Promise<void> {
     await Promise.all(['documents', 'artifacts', 'tmp'].map((d) => mkdir(join(this.root, d), { recursive: true })));

@@ -1,9 +1,9 @@
-// SQLite store of extraction jobs (table `jobs`, migration 'jobs' in src/service/store/migrations.ts). One row per request_id;
-// JSON columns hold the run parameters as sent and the engine's result.
-import type { Database, Statement } from 'better-sqlite3';
+// Extraction jobs (table `jobs`): the port (JobStore) and its one SQL implementation (sql.ts). One row
+// per request_id; JSON columns hold the run parameters as sent and the engine's result.
 import type { Chunk, RunParserParams } from '../../api/types.js';
 import { specTimestamp } from '../../shared/time.js';
-
+import { insertParserRun, type NewParserRun } from './documents-repo.js';
+import type { SqlExecutor } from './sql.js';
 
 export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'exception';
 export type JobSubmission = 'run_parser' | 'extract';
@@ -67,70 +67,91 @@ export interface NewJob {
 /** Fields a finishing or routing step may set. */
 export type JobUpdate = Partial<Omit<Job, 'request_id' | 'account' | 'document_id' | 'submitted_via' | 'params' | 'created_at' | 'updated_at'>>;
 
-export class JobStore {
-  // Prepared once per SQL text: preparing a statement cost more than running it on every poll.
-  private readonly statements = new Map<string, Statement>();
-  constructor(private readonly db: Database) {}
+/** Columns JobUpdate may set: update() builds its SQL from these names only. */
+const UPDATABLE = new Set<string>([
+  'template_id', 'template_title', 'template_type', 'classifier_id', 'status', 'result', 'user_error_msg', 'classification',
+  'confidence_scores', 'classify_credits', 'credits_used', 'engine', 'selected_pages_file',
+]);
 
-  private sql(text: string): Statement {
-    let s = this.statements.get(text);
-    if (!s) this.statements.set(text, (s = this.db.prepare(text)));
-    return s;
-  }
-
-  insert(j: NewJob): Job {
-    const now = specTimestamp();
-    this.sql(
-      `INSERT INTO jobs (request_id, account, document_id, template_id, template_title, template_type, classifier_id,
-         submitted_via, params, status, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
-    ).run(j.request_id, j.account, j.document_id, j.template_id, j.template_title ?? null, j.template_type ?? null, j.classifier_id, j.submitted_via, JSON.stringify(j.params), now, now);
-    return this.get(j.request_id)!;
-  }
-
-  get(requestId: string): Job | undefined {
-    const r = this.sql('SELECT * FROM jobs WHERE request_id = ?').get(requestId) as Row | undefined;
-    return r && fromRow(r);
-  }
-
-  update(requestId: string, u: JobUpdate): void {
-    const cols = Object.keys(u) as (keyof JobUpdate)[];
-    const values = cols.map((c) => {
-      const v = u[c];
-      return c === 'result' || c === 'confidence_scores' ? (v === null ? null : JSON.stringify(v)) : (v as unknown);
-    });
-    const set = [...cols.map((c) => `${c} = ?`), 'updated_at = ?'].join(', ');
-    this.sql(`UPDATE jobs SET ${set} WHERE request_id = ?`).run(...values, specTimestamp(), requestId);
-  }
-
-  /** Moves a pending job to processing; false when it was not pending (deleted, or taken already). */
-  claim(requestId: string): boolean {
-    const r = this.sql(`UPDATE jobs SET status = 'processing', updated_at = ? WHERE request_id = ? AND status = 'pending'`).run(specTimestamp(), requestId);
-    return r.changes === 1;
-  }
-
+export interface JobStore {
+  /**
+   * Records a pending job; with `parserRun` (a Workflow target) the document's parser_runs entry is
+   * written in the same transaction, so a job is never recorded without its history line or the reverse.
+   */
+  insert(j: NewJob, parserRun?: Omit<NewParserRun, 'request_id'>): Promise<Job>;
+  get(requestId: string): Promise<Job | undefined>;
+  update(requestId: string, u: JobUpdate): Promise<void>;
+  /** Moves a pending job to processing in one UPDATE; false when it was not pending (deleted, or taken already). */
+  claim(requestId: string): Promise<boolean>;
   /** Jobs per status, every status present (0 when none); metrics read it at each scrape. */
-  countByStatus(): Record<JobStatus, number> {
-    const counts: Record<JobStatus, number> = { pending: 0, processing: 0, completed: 0, failed: 0, exception: 0 };
-    for (const r of this.sql('SELECT status, COUNT(*) AS n FROM jobs GROUP BY status').all() as { status: JobStatus; n: number }[]) counts[r.status] = r.n;
-    return counts;
-  }
-
-  delete(requestId: string): boolean {
-    return this.sql('DELETE FROM jobs WHERE request_id = ?').run(requestId).changes === 1;
-  }
-
+  countByStatus(): Promise<Record<JobStatus, number>>;
+  delete(requestId: string): Promise<boolean>;
   /** Jobs a crash or restart interrupted, oldest first, put back to pending. */
-  requeueUnfinished(): string[] {
-    const ids = (this.sql(`SELECT request_id FROM jobs WHERE status IN ('pending', 'processing') ORDER BY created_at`).all() as { request_id: string }[]).map((r) => r.request_id);
-    this.sql(`UPDATE jobs SET status = 'pending' WHERE status = 'processing'`).run();
-    return ids;
-  }
-
+  requeueUnfinished(): Promise<string[]>;
+  /** Pending jobs, oldest first, left as they are (on a shared queue JobsRuntime.start queues them again). */
+  pendingIds(): Promise<string[]>;
   /** Completed jobs of a Workflow in an account created at or after `since` (spec timestamp), oldest first. */
-  completedForTemplate(account: string, templateId: string, since: string): Job[] {
-    const rows = this.sql(`SELECT * FROM jobs WHERE account = ? AND template_id = ? AND status = 'completed' AND created_at >= ? ORDER BY created_at, request_id`)
-      .all(account, templateId, since) as Row[];
-    return rows.map(fromRow);
-  }
+  completedForTemplate(account: string, templateId: string, since: string): Promise<Job[]>;
+}
+
+export function createJobStore(sql: SqlExecutor): JobStore {
+  const get = async (requestId: string) => {
+    const r = await sql.get<Row>('SELECT * FROM jobs WHERE request_id = ?', [requestId]);
+    return r && fromRow(r);
+  };
+  return {
+    async insert(j, parserRun) {
+      const now = specTimestamp();
+      await sql.batch([
+        {
+          sql: `INSERT INTO jobs (request_id, account, document_id, template_id, template_title, template_type, classifier_id,
+                  submitted_via, params, status, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+          params: [j.request_id, j.account, j.document_id, j.template_id, j.template_title ?? null, j.template_type ?? null, j.classifier_id, j.submitted_via, JSON.stringify(j.params), now, now],
+        },
+        ...(parserRun ? [insertParserRun({ ...parserRun, request_id: j.request_id })] : []),
+      ]);
+      return (await get(j.request_id))!;
+    },
+    get,
+    async update(requestId, u) {
+      const cols = Object.keys(u) as (keyof JobUpdate)[];
+      const unknown = cols.filter((c) => !UPDATABLE.has(c));
+      if (unknown.length) throw new Error(`job update: unknown column(s) ${unknown.join(', ')}`);
+      const values = cols.map((c) => {
+        const v = u[c];
+        return c === 'result' || c === 'confidence_scores' ? (v === null ? null : JSON.stringify(v)) : (v as unknown);
+      });
+      const set = [...cols.map((c) => `${c} = ?`), 'updated_at = ?'].join(', ');
+      await sql.run(`UPDATE jobs SET ${set} WHERE request_id = ?`, [...values, specTimestamp(), requestId]);
+    },
+    async claim(requestId) {
+      return (await sql.run(`UPDATE jobs SET status = 'processing', updated_at = ? WHERE request_id = ? AND status = 'pending'`, [specTimestamp(), requestId])) === 1;
+    },
+    async countByStatus() {
+      const counts: Record<JobStatus, number> = { pending: 0, processing: 0, completed: 0, failed: 0, exception: 0 };
+      for (const r of await sql.all<{ status: JobStatus; n: number }>('SELECT status, COUNT(*) AS n FROM jobs GROUP BY status')) counts[r.status] = Number(r.n);
+      return counts;
+    },
+    async delete(requestId) {
+      return (await sql.run('DELETE FROM jobs WHERE request_id = ?', [requestId])) === 1;
+    },
+    async requeueUnfinished() {
+      const [unfinished] = await sql.batch([
+        { sql: `SELECT request_id FROM jobs WHERE status IN ('pending', 'processing') ORDER BY created_at` },
+        { sql: `UPDATE jobs SET status = 'pending' WHERE status = 'processing'` },
+      ]);
+      return (unfinished!.rows as { request_id: string }[]).map((r) => r.request_id);
+    },
+    async pendingIds() {
+      return (await sql.all<{ request_id: string }>(`SELECT request_id FROM jobs WHERE status = 'pending' ORDER BY created_at`)).map((r) => r.request_id);
+    },
+    async completedForTemplate(account, templateId, since) {
+      const rows = await sql.all<Row>(
+        `SELECT * FROM jobs WHERE account = ? AND template_id = ? AND status = 'completed' AND created_at >= ? ORDER BY created_at, request_id`,
+        [account, templateId, since],
+      );
+      return rows.map(fromRow);
+    },
+  };
 }

@@ -1,5 +1,6 @@
-// SQL for Workflows (templates). Deletes are soft so paging keys and run history keep resolving.
-import type { Db } from './db.js';
+// Workflows (templates): the port (TemplatesRepo) and its one SQL implementation (sql.ts). Deletes are
+// soft so paging keys and run history keep resolving.
+import type { SqlExecutor } from './sql.js';
 import type { ParserConfig, TemplateSchema, Workflow } from '../../api/types.js';
 
 export interface TemplateRow {
@@ -39,55 +40,60 @@ export function toWorkflow(r: TemplateRow): Workflow {
   };
 }
 
-export function createTemplatesRepo(db: Db) {
-  const insert = db.prepare(`INSERT INTO templates (template_id, account_id, template_title, template_type, template_category,
-    template_schema, email_id, webhook_url, parser_config, created_at, updated_at)
-    VALUES (@template_id, @account_id, @template_title, @template_type, @template_category,
-    @template_schema, @email_id, @webhook_url, @parser_config, @now, @now)`);
-  const byId = db.prepare<[string], TemplateRow>('SELECT * FROM templates WHERE template_id = ?');
-  const byEmail = db.prepare<[string], TemplateRow>('SELECT * FROM templates WHERE lower(email_id) = lower(?) AND deleted_at IS NULL');
-  const titleTaken = db.prepare<[string, string], { n: number }>(
-    'SELECT 1 AS n FROM templates WHERE account_id = ? AND template_title = ? AND deleted_at IS NULL',
-  );
-  const update = db.prepare(`UPDATE templates SET template_type = @template_type, template_schema = @template_schema,
-    webhook_url = @webhook_url, parser_config = @parser_config, updated_at = @now WHERE template_id = @template_id`);
-  const remove = db.prepare('UPDATE templates SET deleted_at = ? WHERE template_id = ? AND deleted_at IS NULL');
-  const page = db.prepare<[string, number, number], TemplateRow>(
-    'SELECT * FROM templates WHERE account_id = ? AND deleted_at IS NULL AND seq > ? ORDER BY seq LIMIT ?',
-  );
+export type NewTemplate = TemplateValues & { template_id: string; account_id: string; template_title: string; template_category: string; email_id: string; now: string };
 
+export interface TemplatesRepo {
+  insert(t: NewTemplate): Promise<void>;
+  /** Live templates only; a deleted one reads as missing. */
+  get(templateId: string): Promise<TemplateRow | undefined>;
+  /** Including deleted ones (paging keys, history). */
+  getAny(templateId: string): Promise<TemplateRow | undefined>;
+  /** For inbound e-mail: the live template whose email_id is this address. */
+  getByEmail(address: string): Promise<TemplateRow | undefined>;
+  titleTaken(accountId: string, title: string): Promise<boolean>;
+  update(templateId: string, v: TemplateValues, now: string): Promise<void>;
+  /** False when it was deleted already. */
+  delete(templateId: string, now: string): Promise<boolean>;
+  /** Creation order; afterSeq 0 = first page. */
+  list(accountId: string, afterSeq: number, limit: number): Promise<{ rows: TemplateRow[]; more: boolean }>;
+}
+
+export function createTemplatesRepo(sql: SqlExecutor): TemplatesRepo {
+  const byId = (id: string) => sql.get<TemplateRow>('SELECT * FROM templates WHERE template_id = ?', [id]);
   return {
-    insert(t: TemplateValues & { template_id: string; account_id: string; template_title: string; template_category: string; email_id: string; now: string }): void {
-      insert.run({ ...t, template_schema: JSON.stringify(t.template_schema), parser_config: JSON.stringify(t.parser_config) });
+    async insert(t) {
+      await sql.run(
+        `INSERT INTO templates (template_id, account_id, template_title, template_type, template_category,
+           template_schema, email_id, webhook_url, parser_config, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [t.template_id, t.account_id, t.template_title, t.template_type, t.template_category, JSON.stringify(t.template_schema), t.email_id, t.webhook_url,
+          JSON.stringify(t.parser_config), t.now, t.now],
+      );
     },
-    /** Live templates only; a deleted one reads as missing. */
-    get(templateId: string): TemplateRow | undefined {
-      const r = byId.get(templateId);
+    async get(templateId) {
+      const r = await byId(templateId);
       return r && !r.deleted_at ? r : undefined;
     },
-    /** Including deleted ones (paging keys, history). */
-    getAny(templateId: string): TemplateRow | undefined {
-      return byId.get(templateId);
+    getAny: byId,
+    getByEmail(address) {
+      return sql.get<TemplateRow>('SELECT * FROM templates WHERE lower(email_id) = lower(?) AND deleted_at IS NULL', [address]);
     },
-    /** For inbound e-mail: the live template whose email_id is this address. */
-    getByEmail(address: string): TemplateRow | undefined {
-      return byEmail.get(address);
+    async titleTaken(accountId, title) {
+      return (await sql.get('SELECT 1 AS n FROM templates WHERE account_id = ? AND template_title = ? AND deleted_at IS NULL', [accountId, title])) !== undefined;
     },
-    titleTaken(accountId: string, title: string): boolean {
-      return titleTaken.get(accountId, title) !== undefined;
+    async update(templateId, v, now) {
+      await sql.run(
+        'UPDATE templates SET template_type = ?, template_schema = ?, webhook_url = ?, parser_config = ?, updated_at = ? WHERE template_id = ?',
+        [v.template_type, JSON.stringify(v.template_schema), v.webhook_url, JSON.stringify(v.parser_config), now, templateId],
+      );
     },
-    update(templateId: string, v: TemplateValues, now: string): void {
-      update.run({ ...v, template_id: templateId, template_schema: JSON.stringify(v.template_schema), parser_config: JSON.stringify(v.parser_config), now });
+    async delete(templateId, now) {
+      return (await sql.run('UPDATE templates SET deleted_at = ? WHERE template_id = ? AND deleted_at IS NULL', [now, templateId])) === 1;
     },
-    delete(templateId: string, now: string): boolean {
-      return remove.run(now, templateId).changes === 1;
-    },
-    /** Creation order; afterSeq 0 = first page. Fetches limit+1 to tell whether more exist. */
-    list(accountId: string, afterSeq: number, limit: number): { rows: TemplateRow[]; more: boolean } {
-      const rows = page.all(accountId, afterSeq, limit + 1);
+    async list(accountId, afterSeq, limit) {
+      // limit+1 tells whether more exist.
+      const rows = await sql.all<TemplateRow>('SELECT * FROM templates WHERE account_id = ? AND deleted_at IS NULL AND seq > ? ORDER BY seq LIMIT ?', [accountId, afterSeq, limit + 1]);
       return { rows: rows.slice(0, limit), more: rows.length > limit };
     },
   };
 }
-
-export type TemplatesRepo = ReturnType<typeof createTemplatesRepo>;

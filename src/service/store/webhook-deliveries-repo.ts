@@ -1,7 +1,7 @@
-// SQL for the webhook delivery ledger (table `webhook_deliveries`, src/service/store/migrations.ts). A
+// The webhook delivery ledger (table `webhook_deliveries`): the port and its one SQL implementation. A
 // delivery is pending until a 2xx (delivered) or its last allowed attempt fails (failed); the row keeps the
 // retry schedule so a restart resumes it.
-import type { Db } from './db.js';
+import type { SqlExecutor } from './sql.js';
 import { specTimestamp } from '../../shared/time.js';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
@@ -21,46 +21,50 @@ export interface WebhookDelivery {
   updated_at: string;
 }
 
-export type WebhookDeliveriesRepo = ReturnType<typeof createWebhookDeliveriesRepo>;
+export interface WebhookDeliveriesRepo {
+  insert(d: { delivery_id: string; account: string; request_id: string; url: string; body: string; next_attempt_at: number }): Promise<void>;
+  get(deliveryId: string): Promise<WebhookDelivery | undefined>;
+  /** Pending deliveries, the soonest due first (resumed at start). */
+  pending(): Promise<WebhookDelivery[]>;
+  forRequest(requestId: string): Promise<WebhookDelivery[]>;
+  /**
+   * Counts an attempt before it is sent, with the time of the one after it: a crash mid-attempt then
+   * still counts against the bound, and the restart retries at that time.
+   */
+  startAttempt(deliveryId: string, retryAt: number): Promise<void>;
+  /** Records an attempt's outcome: delivered, failed for good, or pending until `nextAttemptAt`. */
+  recordOutcome(deliveryId: string, o: { state: DeliveryState; status: number | null; error: string | null; nextAttemptAt: number }): Promise<void>;
+}
 
-export function createWebhookDeliveriesRepo(db: Db) {
-  const insert = db.prepare(`INSERT INTO webhook_deliveries (delivery_id, account, request_id, url, body, state, next_attempt_at, created_at, updated_at)
-    VALUES (@delivery_id, @account, @request_id, @url, @body, 'pending', @next_attempt_at, @now, @now)`);
-  const byId = db.prepare<[string], WebhookDelivery>('SELECT * FROM webhook_deliveries WHERE delivery_id = ?');
-  const pending = db.prepare<[], WebhookDelivery>(`SELECT * FROM webhook_deliveries WHERE state = 'pending' ORDER BY next_attempt_at, delivery_id`);
-  const forRequest = db.prepare<[string], WebhookDelivery>('SELECT * FROM webhook_deliveries WHERE request_id = ? ORDER BY created_at, delivery_id');
-  const startAttempt = db.prepare(
-    `UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = ?, updated_at = ? WHERE delivery_id = ? AND state = 'pending'`,
-  );
-  const finish = db.prepare(
-    `UPDATE webhook_deliveries SET state = @state, last_status = @last_status, last_error = @last_error, next_attempt_at = @next_attempt_at, updated_at = @now
-     WHERE delivery_id = @delivery_id`,
-  );
-
+export function createWebhookDeliveriesRepo(sql: SqlExecutor): WebhookDeliveriesRepo {
   return {
-    insert(d: { delivery_id: string; account: string; request_id: string; url: string; body: string; next_attempt_at: number }): void {
-      insert.run({ ...d, now: specTimestamp() });
+    async insert(d) {
+      const now = specTimestamp();
+      await sql.run(
+        `INSERT INTO webhook_deliveries (delivery_id, account, request_id, url, body, state, next_attempt_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+        [d.delivery_id, d.account, d.request_id, d.url, d.body, d.next_attempt_at, now, now],
+      );
     },
-    get(deliveryId: string): WebhookDelivery | undefined {
-      return byId.get(deliveryId);
+    get(deliveryId) {
+      return sql.get<WebhookDelivery>('SELECT * FROM webhook_deliveries WHERE delivery_id = ?', [deliveryId]);
     },
-    /** Pending deliveries, the soonest due first (resumed at start). */
-    pending(): WebhookDelivery[] {
-      return pending.all();
+    pending() {
+      return sql.all<WebhookDelivery>(`SELECT * FROM webhook_deliveries WHERE state = 'pending' ORDER BY next_attempt_at, delivery_id`);
     },
-    forRequest(requestId: string): WebhookDelivery[] {
-      return forRequest.all(requestId);
+    forRequest(requestId) {
+      return sql.all<WebhookDelivery>('SELECT * FROM webhook_deliveries WHERE request_id = ? ORDER BY created_at, delivery_id', [requestId]);
     },
-    /**
-     * Counts an attempt before it is sent, with the time of the one after it: a crash mid-attempt then
-     * still counts against the bound, and the restart retries at that time.
-     */
-    startAttempt(deliveryId: string, retryAt: number): void {
-      startAttempt.run(retryAt, specTimestamp(), deliveryId);
+    async startAttempt(deliveryId, retryAt) {
+      await sql.run(`UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = ?, updated_at = ? WHERE delivery_id = ? AND state = 'pending'`, [
+        retryAt, specTimestamp(), deliveryId,
+      ]);
     },
-    /** Records an attempt's outcome: delivered, failed for good, or pending until `nextAttemptAt`. */
-    recordOutcome(deliveryId: string, o: { state: DeliveryState; status: number | null; error: string | null; nextAttemptAt: number }): void {
-      finish.run({ delivery_id: deliveryId, state: o.state, last_status: o.status, last_error: o.error, next_attempt_at: o.nextAttemptAt, now: specTimestamp() });
+    async recordOutcome(deliveryId, o) {
+      await sql.run(
+        'UPDATE webhook_deliveries SET state = ?, last_status = ?, last_error = ?, next_attempt_at = ?, updated_at = ? WHERE delivery_id = ?',
+        [o.state, o.status, o.error, o.nextAttemptAt, specTimestamp(), deliveryId],
+      );
     },
   };
 }

@@ -9,7 +9,7 @@ import { inspectStoredFile, type DocumentStoreDeps } from './documents.js';
 
 /** Checks the uploaded bytes and makes the document ready. Confirming a ready document again changes nothing. */
 export async function confirmUpload(deps: DocumentStoreDeps, account: Account, id: string, fileName: string): Promise<DocumentRow> {
-  const found = deps.documents.get(id);
+  const found = await deps.documents.get(id);
   // The spec lists no 404 for confirm: an id that was never reserved is a malformed request.
   if (!found) throw new ServiceError(400, ErrorCodes.invalidRequest, `document_id: no upload was reserved with ${id}; call GET /v1/documents/upload_url first`);
   const row = requireOwned(found, account, 'document', id);
@@ -20,6 +20,6 @@ export async function confirmUpload(deps: DocumentStoreDeps, account: Account, i
     throw new ServiceError(400, ErrorCodes.uploadMissing, `document_id: no bytes were uploaded for ${id}; PUT the file to the upload_url first, then confirm`);
   }
   const { kind, numPages } = await inspectStoredFile(path);
-  deps.documents.confirm({ document_id: id, file_name: fileName, file_extension: kind, num_pages: numPages, byte_size: size, now: specTimestamp() });
-  return deps.documents.get(id)!;
+  await deps.documents.confirm({ document_id: id, file_name: fileName, file_extension: kind, num_pages: numPages, byte_size: size, now: specTimestamp() });
+  return (await deps.documents.get(id))!;
 }

@@ -4,6 +4,6 @@ import type { FileStore } from '../store/file-store.js';
 import type { Job, JobStore } from '../store/job-store.js';
 
 export async function deleteJob(deps: { jobStore: JobStore; files: FileStore }, job: Job): Promise<void> {
-  deps.jobStore.delete(job.request_id);
+  await deps.jobStore.delete(job.request_id);
   if (job.selected_pages_file) await deps.files.remove(deps.files.artifactPath(job.selected_pages_file));
 }

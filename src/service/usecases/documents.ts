@@ -69,7 +69,7 @@ export async function storeDocument(
   try {
     await d.beforeRecord?.();
     const { kind, numPages } = await inspectStoredFile(path);
-    deps.documents.create({
+    await deps.documents.create({
       document_id: documentId,
       account_id: d.accountId,
       source_name: d.sourceName,
@@ -83,14 +83,14 @@ export async function storeDocument(
     await deps.files.remove(path);
     throw err;
   }
-  return deps.documents.get(documentId)!;
+  return (await deps.documents.get(documentId))!;
 }
 
 export function storageKeyUrl(deps: DocumentViewDeps, row: DocumentRow): string {
   return deps.presign.url('GET', `/presigned/documents/${row.document_id}/${encodeURIComponent(row.file_name)}`, deps.presignTtlSeconds);
 }
 
-export function toDocumentView(deps: DocumentViewDeps, row: DocumentRow, opts: { storageKey: boolean }): Document {
+export async function toDocumentView(deps: DocumentViewDeps, row: DocumentRow, opts: { storageKey: boolean }): Promise<Document> {
   return {
     document_id: row.document_id,
     user_id: row.account_id,
@@ -100,7 +100,7 @@ export function toDocumentView(deps: DocumentViewDeps, row: DocumentRow, opts: {
     file_extension: row.file_extension,
     num_pages: row.num_pages,
     meta_tags: JSON.parse(row.meta_tags) as Record<string, unknown>,
-    parser_runs: deps.documents.parserRuns(row.document_id),
+    parser_runs: await deps.documents.parserRuns(row.document_id),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -7,20 +7,20 @@ import type { DocumentRow, DocumentsRepo } from '../store/documents-repo.js';
 import type { TemplateRow, TemplatesRepo } from '../store/templates-repo.js';
 
 /** The ready document: one only reserved for a pre-signed upload counts as unknown. */
-export function requireDocument(deps: { documents: DocumentsRepo }, account: Account, id: string): DocumentRow {
-  const row = deps.documents.get(id);
+export async function requireDocument(deps: { documents: DocumentsRepo }, account: Account, id: string): Promise<DocumentRow> {
+  const row = await deps.documents.get(id);
   return requireOwned(row?.state === 'ready' ? row : undefined, account, 'document', id);
 }
 
-export function requireTemplate(deps: { templates: TemplatesRepo }, account: Account, id: string): TemplateRow {
-  return requireOwned(deps.templates.get(id), account, 'Workflow', id);
+export async function requireTemplate(deps: { templates: TemplatesRepo }, account: Account, id: string): Promise<TemplateRow> {
+  return requireOwned(await deps.templates.get(id), account, 'Workflow', id);
 }
 
-export function requireClassifier(deps: { classifiers: ClassifiersRepo }, account: Account, id: string): ClassifierRow {
-  return requireOwned(deps.classifiers.get(id), account, 'Classifier', id);
+export async function requireClassifier(deps: { classifiers: ClassifiersRepo }, account: Account, id: string): Promise<ClassifierRow> {
+  return requireOwned(await deps.classifiers.get(id), account, 'Classifier', id);
 }
 
-export function requireJob(deps: { jobStore: JobStore }, account: Account, id: string): Job {
-  const job = deps.jobStore.get(id);
+export async function requireJob(deps: { jobStore: JobStore }, account: Account, id: string): Promise<Job> {
+  const job = await deps.jobStore.get(id);
   return requireOwned(job && { ...job, account_id: job.account }, account, 'job', id);
 }

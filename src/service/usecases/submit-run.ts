@@ -9,8 +9,6 @@ import type { Account } from '../accounts.js';
 import { parseRunParams, resolveRunOptions, type RunParams } from '../jobs/run-options.js';
 import { ServiceError } from '../service-error.js';
 import type { ClassifiersRepo } from '../store/classifiers-repo.js';
-import type { Db } from '../store/db.js';
-import type { DocumentsRepo } from '../store/documents-repo.js';
 import type { Job, JobStore, JobSubmission } from '../store/job-store.js';
 import type { TemplateRow, TemplatesRepo } from '../store/templates-repo.js';
 import { requireClassifier, requireTemplate } from './owned-rows.js';
@@ -28,11 +26,9 @@ export interface RunRequest {
 }
 
 export interface SubmitRunDeps {
-  db: Db;
-  documents: DocumentsRepo;
   jobStore: JobStore;
-  /** The worker pool (JobsRuntime). */
-  jobQueue: { enqueue(requestId: string): void };
+  /** The job queue (JobsRuntime): resolves once the job is queued, before the caller answers. */
+  jobQueue: { enqueue(requestId: string): Promise<void> };
 }
 
 const idsSchema = z.object({ template_id: uuid().optional(), classifier_id: uuid().optional() });
@@ -41,11 +37,11 @@ const idsSchema = z.object({ template_id: uuid().optional(), classifier_id: uuid
  * Target and run options of a submission from loose input (query, form fields or JSON body);
  * classifier_id wins when both ids are given (spec rule).
  */
-export function resolveTarget(
+export async function resolveTarget(
   deps: { templates: TemplatesRepo; classifiers: ClassifiersRepo },
   account: Account,
   input: Record<string, unknown>,
-): { target: RunTarget; params: RunParams } {
+): Promise<{ target: RunTarget; params: RunParams }> {
   if (input.classification_schema !== undefined) {
     // Spec rule 2 of classify+extract: only saved Classifiers route extractions.
     throw new ServiceError(400, ErrorCodes.invalidRequest, 'classification_schema: not accepted on extraction; save the labels as a Classifier (POST /v1/classifiers) and pass its classifier_id');
@@ -54,13 +50,13 @@ export function resolveTarget(
   const params = parseRunParams(input, '');
   if (ids.classifier_id) {
     const id = ids.classifier_id.toLowerCase();
-    requireClassifier(deps, account, id);
+    await requireClassifier(deps, account, id);
     return { target: { classifierId: id }, params };
   }
   if (!ids.template_id) {
     throw new ServiceError(400, ErrorCodes.invalidRequest, 'template_id: expected the Workflow to run (a UUID), or classifier_id for classify+extract; received neither');
   }
-  return { target: { template: requireTemplate(deps, account, ids.template_id.toLowerCase()), classifierId: null }, params };
+  return { target: { template: await requireTemplate(deps, account, ids.template_id.toLowerCase()), classifierId: null }, params };
 }
 
 /**
@@ -68,10 +64,18 @@ export function resolveTarget(
  * parser_runs at once, with the options merged from the Workflow (a Classifier's run is added once it
  * has routed the document).
  */
-export function submitRun(deps: SubmitRunDeps, r: RunRequest): Job {
+export async function submitRun(deps: SubmitRunDeps, r: RunRequest): Promise<Job> {
   const { template, classifierId } = r.target;
-  const job = deps.db.transaction(() => {
-    const inserted = deps.jobStore.insert({
+  const parserRun = template && {
+    document_id: r.documentId,
+    template_id: template.template_id,
+    template_title: template.template_title,
+    params: resolveRunOptions(r.params, JSON.parse(template.parser_config) as ParserConfig).recorded,
+    datetime: specTimestamp(),
+  };
+  // The job and its parser_runs line commit together, before the job is queued.
+  const job = await deps.jobStore.insert(
+    {
       request_id: randomUUID(),
       account: r.account.id,
       document_id: r.documentId,
@@ -80,20 +84,9 @@ export function submitRun(deps: SubmitRunDeps, r: RunRequest): Job {
       classifier_id: classifierId,
       submitted_via: r.via,
       params: r.params,
-    });
-    if (template) {
-      const { recorded } = resolveRunOptions(r.params, JSON.parse(template.parser_config) as ParserConfig);
-      deps.documents.addParserRun({
-        document_id: r.documentId,
-        template_id: template.template_id,
-        template_title: template.template_title,
-        request_id: inserted.request_id,
-        params: recorded,
-        datetime: specTimestamp(),
-      });
-    }
-    return inserted;
-  })();
-  deps.jobQueue.enqueue(job.request_id);
+    },
+    parserRun,
+  );
+  await deps.jobQueue.enqueue(job.request_id);
   return job;
 }

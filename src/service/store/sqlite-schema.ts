@@ -1,5 +1,6 @@
-// Schema of service.db. Numbered and append-only: never edit a shipped entry, add a new one.
+// Schema of service.db (SQLite). Numbered and append-only: never edit a shipped entry, add a new one.
 // Every table, the jobs tables included, is created here; the number is the array position + 1.
+// postgres-schema.ts holds the same tables for PostgreSQL: a change here needs its twin there.
 export interface Migration {
   name: string;
   sql: string;
