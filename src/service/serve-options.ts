@@ -1,7 +1,7 @@
 // Options of `docdrop serve` and startService. SERVE_OPTIONS is the one schema: each option's name, type,
 // default and help text, written once. The CLI's flags (src/cli/serve-command.ts) and the service's
 // defaults (resolveOptions) are both derived from it; README's table lists the same (a test checks).
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Logger } from '../shared/logger.js';
 import { redactUrl } from '../shared/redact-url.js';
 import { createAddressPolicy } from './usecases/address-policy.js';
@@ -220,7 +220,8 @@ export function resolveOptions(o: ServiceOptions): ResolvedServiceOptions {
     host: o.host ?? SERVE_OPTIONS.host.default,
     role,
     jobTimeoutSeconds,
-    filesDir: o.filesDir ?? join(o.dataDir, 'files'),
+    // Absolute: artifact paths are checked to stay inside it (FileStore.artifactPath).
+    filesDir: resolve(o.filesDir ?? join(o.dataDir, 'files')),
     presignTtlSeconds: o.presignTtlSeconds ?? SERVE_OPTIONS['presign-ttl'].default,
     maxUploadBytes: o.maxUploadBytes ?? SERVE_OPTIONS['max-upload-mb'].default * MIB,
     inboundDomain: o.inboundDomain ?? SERVE_OPTIONS['inbound-domain'].default,

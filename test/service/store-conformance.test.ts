@@ -251,13 +251,14 @@ for (const adapter of [sqliteAdapter(), postgresAdapter()]) {
       await store.webhookDeliveries.insert({ delivery_id: ids[0]!, account: 'a', request_id: requestId, url: 'https://example.com/h', body: '{}', next_attempt_at: 2_000_000_000_000 });
       await store.webhookDeliveries.insert({ delivery_id: ids[1]!, account: 'a', request_id: requestId, url: 'https://example.com/h', body: '{}', next_attempt_at: 1_700_000_000_000 });
       assert.deepEqual((await store.webhookDeliveries.pending()).map((d) => d.delivery_id), [ids[1], ids[0]]);
-      await store.webhookDeliveries.startAttempt(ids[1]!, 1_800_000_000_000);
+      assert.equal(await store.webhookDeliveries.startAttempt(ids[1]!, 1_800_000_000_000, 0), true);
+      assert.equal(await store.webhookDeliveries.startAttempt(ids[1]!, 1_800_000_000_000, 0), false, 'attempt 1 is taken once');
       let d = (await store.webhookDeliveries.get(ids[1]!))!;
       assert.deepEqual([d.attempts, d.next_attempt_at], [1, 1_800_000_000_000]);
       await store.webhookDeliveries.recordOutcome(ids[1]!, { state: 'delivered', status: 200, error: null, nextAttemptAt: 1_800_000_000_001 });
       d = (await store.webhookDeliveries.get(ids[1]!))!;
       assert.deepEqual([d.state, d.last_status, d.last_error], ['delivered', 200, null]);
-      await store.webhookDeliveries.startAttempt(ids[1]!, 5);
+      assert.equal(await store.webhookDeliveries.startAttempt(ids[1]!, 5, 1), false);
       assert.equal((await store.webhookDeliveries.get(ids[1]!))!.attempts, 1, 'a finished delivery takes no more attempts');
       assert.deepEqual((await store.webhookDeliveries.pending()).map((x) => x.delivery_id), [ids[0]]);
       assert.equal((await store.webhookDeliveries.forRequest(requestId)).length, 2);

@@ -171,7 +171,10 @@ export class WebhookSender {
       if (!secret) return this.fail(d, d.attempts, null, "the account's API key is no longer configured, so the body cannot be signed");
       const attempt = d.attempts + 1;
       const backoff = this.backoff(attempt);
-      await this.ledger.startAttempt(deliveryId, Date.now() + backoff);
+      if (!(await this.ledger.startAttempt(deliveryId, Date.now() + backoff, d.attempts))) {
+        // Another serve process sharing the store sends this attempt (it resumed the delivery too).
+        return { delivered: false, attempts: d.attempts, reason: 'attempted by another process', pending: true };
+      }
       const result = await this.attempt(d, secret, attempt);
       if (result.ok) {
         await this.ledger.recordOutcome(deliveryId, { state: 'delivered', status: result.status, error: null, nextAttemptAt: Date.now() });

@@ -29,9 +29,10 @@ export interface WebhookDeliveriesRepo {
   forRequest(requestId: string): Promise<WebhookDelivery[]>;
   /**
    * Counts an attempt before it is sent, with the time of the one after it: a crash mid-attempt then
-   * still counts against the bound, and the restart retries at that time.
+   * still counts against the bound, and the restart retries at that time. Only from `attemptsBefore`
+   * attempts: false when the delivery ended or another process (sharing the store) took this attempt.
    */
-  startAttempt(deliveryId: string, retryAt: number): Promise<void>;
+  startAttempt(deliveryId: string, retryAt: number, attemptsBefore: number): Promise<boolean>;
   /** Records an attempt's outcome: delivered, failed for good, or pending until `nextAttemptAt`. */
   recordOutcome(deliveryId: string, o: { state: DeliveryState; status: number | null; error: string | null; nextAttemptAt: number }): Promise<void>;
 }
@@ -55,10 +56,12 @@ export function createWebhookDeliveriesRepo(sql: SqlExecutor): WebhookDeliveries
     forRequest(requestId) {
       return sql.all<WebhookDelivery>('SELECT * FROM webhook_deliveries WHERE request_id = ? ORDER BY created_at, delivery_id', [requestId]);
     },
-    async startAttempt(deliveryId, retryAt) {
-      await sql.run(`UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = ?, updated_at = ? WHERE delivery_id = ? AND state = 'pending'`, [
-        retryAt, specTimestamp(), deliveryId,
-      ]);
+    async startAttempt(deliveryId, retryAt, attemptsBefore) {
+      const changed = await sql.run(
+        `UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = ?, updated_at = ? WHERE delivery_id = ? AND state = 'pending' AND attempts = ?`,
+        [retryAt, specTimestamp(), deliveryId, attemptsBefore],
+      );
+      return changed === 1;
     },
     async recordOutcome(deliveryId, o) {
       await sql.run(
