@@ -25,10 +25,10 @@ const page = makePage([
   [[300, 'Total'], [480, '1,270.00']],
 ]);
 
-test('reads table rows aligned under the header words that match the subFields', () => {
+test('reads table rows aligned under the header words that match the subFields, a wrapped description joined', () => {
   const r = extractFields({ pages: [page], fields: [ITEMS], dateFormat: null, detectLayout: true, detectTables: false });
   assert.deepEqual(r.data.line_items, [
-    { description: 'Blue widget', quantity: 2, unit_price: 10, amount: 20 },
+    { description: 'Blue widget with long description', quantity: 2, unit_price: 10, amount: 20 },
     { description: 'Red widget', quantity: 1, unit_price: 1250, amount: 1250 },
   ]);
 });

@@ -1,0 +1,27 @@
+// Lines below the items that are not items: totals, subtotals, tax, shipping, discounts, payments.
+import type { Line } from '../../layout/lines.js';
+import { hasWord, PARTIAL_TOTAL_WORDS, synonymsOf, TAX_WORDS, tokenize } from '../vocabulary.js';
+
+const TOTAL_TERMS = synonymsOf('total');
+/** Charges and deductions printed below the items rather than as items. */
+const CHARGE_WORDS = new Set([
+  'shipping', 'freight', 'postage', 'delivery', 'handling', 'versand', 'versandkosten', 'porto', 'fracht', 'livraison',
+  'discount', 'rabatt', 'remise', 'skonto', 'nachlass', 'coupon', 'voucher', 'gutschein', 'rounding', 'rundung', 'change',
+  'tendered', 'cash', 'paid', 'payment', 'zahlung', 'bezahlt', 'gegeben', 'rückgeld', 'kartenzahlung', 'netto', 'brutto', 'net', 'gross',
+]);
+const TOTAL_COMPOUNDS = new Set(['summe', 'gesamt', 'betrag', 'total', 'steuer', 'zahlung']);
+
+/** A line that carries an amount and starts (first four words) with a totals, tax or charge word. */
+export function isTotalsLine(line: Line): boolean {
+  // A totals line carries its amount; "ohne USt." under a column header is header text.
+  if (!/\d/.test(line.text)) return false;
+  // OCR may glue a rate to its word ("Tax8%").
+  const tokens = tokenize(line.text)
+    .slice(0, 4)
+    .map((t) => t.replace(/(?<=\p{L})\d+$/u, ''));
+  return (
+    tokens.some((t) => TOTAL_TERMS.has(t) || PARTIAL_TOTAL_WORDS.has(t) || TAX_WORDS.has(t) || CHARGE_WORDS.has(t) || /^(sub)?total/.test(t)) ||
+    hasWord(tokens, TOTAL_COMPOUNDS) ||
+    hasWord(tokens, TAX_WORDS)
+  );
+}
