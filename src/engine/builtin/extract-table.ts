@@ -154,6 +154,20 @@ function cellValue(text: string, num: CellNumber | null, sub: TableSub, opts: Ta
   return t === '' ? null : t;
 }
 
+/**
+ * A row is an item when it has a number of its own (a barcode read as a quantity is none) and is not a
+ * deduction: a negative amount without a quantity among positive ones is a discount or a voucher.
+ */
+function isItem(row: Record<string, unknown>, subs: TableSub[], rows: Record<string, unknown>[]): boolean {
+  const numberSubs = subs.filter((s) => s.def.type === 'number');
+  if (!numberSubs.some((s) => typeof row[s.def.name] === 'number')) return false;
+  const amount = subs.find((s) => s.role === 'amount')?.def.name;
+  const quantity = subs.find((s) => s.role === 'quantity')?.def.name;
+  if (!amount || typeof row[amount] !== 'number' || (row[amount] as number) >= 0) return true;
+  const positives = rows.filter((r) => typeof r[amount] === 'number' && (r[amount] as number) > 0).length;
+  return !(positives > 0 && (quantity === undefined || row[quantity] === null));
+}
+
 /** Rows of one table: columns checked by the row arithmetic, descriptions joined over their lines. */
 function tableRows(columns: Column[], items: ItemLines[], subs: TableSub[], opts: TableOptions, mark: DecimalMark) {
   const texts = items.map((it) => cells(it.line, columns));
@@ -169,7 +183,7 @@ function tableRows(columns: Column[], items: ItemLines[], subs: TableSub[], opts
     });
     return row;
   });
-  return { rows, count: arithmeticCount(cols, grid) };
+  return { rows: rows.filter((row) => isItem(row, subs, rows)), count: arithmeticCount(cols, grid) };
 }
 
 export function readTable(lines: Line[], field: FieldDefinition & { subFields: SubFieldDefinition[] }, opts: TableOptions): TableResult {

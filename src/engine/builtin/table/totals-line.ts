@@ -15,10 +15,13 @@ const TOTAL_COMPOUNDS = new Set(['summe', 'gesamt', 'betrag', 'total', 'steuer',
 export function isTotalsLine(line: Line): boolean {
   // A totals line carries its amount; "ohne USt." under a column header is header text.
   if (!/\d/.test(line.text)) return false;
-  // OCR may glue a rate to its word ("Tax8%").
-  const tokens = tokenize(line.text)
+  // A line that starts with a rate is a tax summary ("6.00% GST 4.87", "19 % MwSt").
+  if (/^\d{1,2}(?:[.,]\d{1,2})?\s?%/.test(line.text)) return true;
+  // OCR may glue a rate to its word ("Tax8%"), or split a word in two ("Tota l", "vi sa").
+  const words = tokenize(line.text)
     .slice(0, 4)
     .map((t) => t.replace(/(?<=\p{L})\d+$/u, ''));
+  const tokens = [...words, ...words.slice(1).map((t, i) => words[i] + t)];
   return (
     tokens.some((t) => TOTAL_TERMS.has(t) || PARTIAL_TOTAL_WORDS.has(t) || TAX_WORDS.has(t) || CHARGE_WORDS.has(t) || /^(sub)?total/.test(t)) ||
     hasWord(tokens, TOTAL_COMPOUNDS) ||
