@@ -220,12 +220,13 @@ test('a table over two pages with its header repeated gives the rows of both pag
   assert.deepEqual(amounts(read([p1, p2]).rows), [5, 10, 15]);
 });
 
-test('a discount line under the items (negative, without quantity) and a total OCR split in two ("Tota l") are not items', () => {
+test('a discount line under the items (negative, without quantity) and totals OCR split or misread ("Tota l", "Totai") are not items', () => {
   const t = read([
     [[50, 'Desc/Item'], [200, 'Qty'], [260, 'Price'], [330, 'Amount']],
     [[50, 'Table lamp'], [200, '1'], [260, '55.90'], [330, '55.90']],
     [[110, 'DISC 10.00%'], [330, '-5.59']],
     [[50, 'Tota l'], [330, '50.31']],
+    [[50, 'Totai Arnount'], [330, '50.31']],
   ]);
   assert.deepEqual(amounts(t.rows), [55.9]);
 });

@@ -11,6 +11,14 @@ const CHARGE_WORDS = new Set([
 ]);
 const TOTAL_COMPOUNDS = new Set(['summe', 'gesamt', 'betrag', 'total', 'steuer', 'zahlung']);
 
+/** One letter misread by OCR ("Totai", "Tota1" after digits are cut): still the word total. */
+function looksLikeTotal(t: string): boolean {
+  if (t.length !== 5 || t === 'total') return false;
+  let diff = 0;
+  for (let i = 0; i < 5; i++) if (t[i] !== 'total'[i]) diff++;
+  return diff === 1 && t.startsWith('tot');
+}
+
 /** A line that carries an amount and starts (first four words) with a totals, tax or charge word. */
 export function isTotalsLine(line: Line): boolean {
   // A totals line carries its amount; "ohne USt." under a column header is header text.
@@ -23,7 +31,7 @@ export function isTotalsLine(line: Line): boolean {
     .map((t) => t.replace(/(?<=\p{L})\d+$/u, ''));
   const tokens = [...words, ...words.slice(1).map((t, i) => words[i] + t)];
   return (
-    tokens.some((t) => TOTAL_TERMS.has(t) || PARTIAL_TOTAL_WORDS.has(t) || TAX_WORDS.has(t) || CHARGE_WORDS.has(t) || /^(sub)?total/.test(t)) ||
+    tokens.some((t) => TOTAL_TERMS.has(t) || PARTIAL_TOTAL_WORDS.has(t) || TAX_WORDS.has(t) || CHARGE_WORDS.has(t) || /^(sub)?total/.test(t) || looksLikeTotal(t)) ||
     hasWord(tokens, TOTAL_COMPOUNDS) ||
     hasWord(tokens, TAX_WORDS)
   );
