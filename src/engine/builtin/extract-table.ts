@@ -27,9 +27,9 @@ export interface TableOptions {
 export interface TableResult {
   rows: Record<string, unknown>[];
   /**
-   * 0..1, how far the rows can be trusted: half from the header (all of it when three or more subFields
-   * named their columns, 0.3 without a header line), half from the share of rows whose quantity × unit
-   * price is their amount (0.5 when no row has all three). 0 for an empty table.
+   * 0..1, how far the rows can be trusted: half from the header (1 when three or more subFields, or all
+   * of them, named their columns, 0.75 for fewer, 0.3 without a header line), half from the share of rows
+   * whose quantity × unit price is their amount (0.5 when no row has all three). 0 for an empty table.
    */
   confidence: number;
   /** The columns came from a header line (else from aligned numbers). */
@@ -200,12 +200,12 @@ export function readTable(lines: Line[], field: FieldDefinition & { subFields: S
   }
   const all = [...best.values()].sort((a, b) => a.line.index - b.line.index);
   const top = Math.max(0, ...all.map((h) => h.matched));
-  const parts = all.filter((h) => h.matched === top).map((h) => ({ h, t: tableRows(h.columns, itemsUnder(lines, h, subs, opts, mark), subs, opts, mark) }));
-  const rows = parts.flatMap((p) => p.t.rows);
+  const parts = all.filter((h) => h.matched === top).map((h) => tableRows(h.columns, itemsUnder(lines, h, subs, opts, mark), subs, opts, mark));
+  const rows = parts.flatMap((p) => p.rows);
   if (rows.length > 0) {
-    const ok = parts.reduce((n, p) => n + p.t.count.ok, 0);
-    const checked = parts.reduce((n, p) => n + p.t.count.checked, 0);
-    return result(rows, Math.min(1, 0.5 + 0.25 * (top - 1)), checked ? ok / checked : null, true);
+    const ok = parts.reduce((n, p) => n + p.count.ok, 0);
+    const checked = parts.reduce((n, p) => n + p.count.checked, 0);
+    return result(rows, top >= Math.min(3, subs.length) ? 1 : 0.75, checked ? ok / checked : null, true);
   }
   // No header, or none with rows under it: a table of aligned amounts. Not with detect_tables, which asks for a header.
   const bare = opts.strict ? null : headerlessTable(lines, subs, mark);
