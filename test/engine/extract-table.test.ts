@@ -230,3 +230,18 @@ test('a discount line under the items (negative, without quantity) and totals OC
   ]);
   assert.deepEqual(amounts(t.rows), [55.9]);
 });
+
+test('OCR header words misread by one letter ("ltem", "AMOUNI") still name their columns', () => {
+  const page = makePage([
+    [[50, 'ltem'], [200, 'Qty'], [260, 'Price'], [330, 'AMOUNI']],
+    [[50, 'Spark plug'], [200, '2'], [260, '8.00'], [330, '16.00']],
+    [[50, 'Engine oil'], [200, '1'], [260, '10.00'], [330, '10.00']],
+  ]);
+  for (const w of page.words) w.conf = 90;
+  const t = read([page]);
+  assert.deepEqual(t.rows, [
+    { description: 'Spark plug', quantity: 2, unit_price: 8, amount: 16 },
+    { description: 'Engine oil', quantity: 1, unit_price: 10, amount: 10 },
+  ]);
+  assert.equal(t.header, true);
+});

@@ -23,6 +23,25 @@ const GROUPS: [Exclude<ColumnRole, 'other'>, Set<string>][] = [
 ];
 
 const HEADER_WORDS = new Map(GROUPS.map(([role, group]) => [role, new Set([...group, ...EXTRA_HEADER_WORDS[role]])]));
+const KNOWN = new Set([...HEADER_WORDS.values()].flatMap((set) => [...set]));
+const ALL_HEADER_WORDS = [...KNOWN].filter((w) => w.length >= 4 && /^\p{L}+$/u.test(w));
+const LOOK_ALIKE = new Set(['li', 'il', '1i', '1l', 'l1', 'i1', '0o', 'o0']);
+
+/**
+ * A header word OCR misread by one letter ("AMOUNI", "ltem") as the word it stands for; other tokens
+ * as they are. Only for OCR'd words: a text layer spells its headers right.
+ */
+export function ocrHeaderToken(token: string): string {
+  if (token.length < 4 || KNOWN.has(token)) return token;
+  for (const w of ALL_HEADER_WORDS) {
+    if (w.length !== token.length) continue;
+    const diffs: number[] = [];
+    for (let i = 0; i < w.length && diffs.length < 2; i++) if (w[i] !== token[i]) diffs.push(i);
+    // Four letters leave little to go by ("date" is not "rate"): there only the look-alikes OCR confuses.
+    if (diffs.length === 1 && (w.length >= 5 || LOOK_ALIKE.has(token[diffs[0]] + w[diffs[0]]))) return w;
+  }
+  return token;
+}
 
 function roleOfWords(words: string[]): ColumnRole {
   const has = (group: Set<string>) => words.some((w) => group.has(w));

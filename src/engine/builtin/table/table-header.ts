@@ -4,7 +4,7 @@ import type { Line } from '../../layout/lines.js';
 import type { Word } from '../../types.js';
 import { labelScore } from '../field-terms.js';
 import { tokenize } from '../vocabulary.js';
-import type { TableSub } from './column-roles.js';
+import { ocrHeaderToken, type TableSub } from './column-roles.js';
 
 export interface Column {
   /** null: a column that matches no subField (kept so its cells do not leak into neighbours). */
@@ -21,10 +21,16 @@ export interface Header {
   matched: number;
 }
 
+/** A word's tokens, OCR's one-letter misreadings of header words put right. */
+function wordTokens(w: Word): string[] {
+  const tokens = tokenize(w.text);
+  return w.conf === undefined ? tokens : tokens.map(ocrHeaderToken);
+}
+
 /** Words of the line that name some subField: header material. */
 export function headerWords(line: Line, subs: TableSub[]): number {
   return line.words.filter((w) => {
-    const t = tokenize(w.text);
+    const t = wordTokens(w);
     return t.length > 0 && subs.some((s) => labelScore(t, s.terms).score >= 0.5);
   }).length;
 }
@@ -33,7 +39,7 @@ export function headerWords(line: Line, subs: TableSub[]): number {
 export function matchHeader(line: Line, last: Line, subs: TableSub[]): Header | null {
   type Span = { sub: number; start: number; end: number; score: number };
   const words = line === last ? line.words : [...line.words, ...last.words].sort((a, b) => a.x0 - b.x0);
-  const tokens = words.map((w) => tokenize(w.text));
+  const tokens = words.map(wordTokens);
   const spans: Span[] = [];
   subs.forEach((s, si) => {
     for (let a = 0; a < words.length; a++) {
