@@ -70,7 +70,8 @@ async function zugferdTruth(root: string, truthFile: string): Promise<Pick<Truth
 
 async function invoice2dataTruth(root: string, truthFile: string): Promise<Pick<Truth, 'fields' | 'lines'>> {
   const [t] = JSON.parse(await readFile(join(root, truthFile), 'utf8')) as Record<string, unknown>[];
-  const rawLines = ((t.lines ?? t.line_items) as Record<string, unknown>[] | undefined)?.filter((l) => !('sectionheader' in l));
+  // Section headers and notes printed between the items are entries of their own there, not items.
+  const rawLines = ((t.lines ?? t.line_items) as Record<string, unknown>[] | undefined)?.filter((l) => !('sectionheader' in l) && !('line_note' in l));
   return {
     fields: { invoice_number: t.invoice_number as string, date: iso(t.date as string), total: num(t.amount) ?? undefined, vendor: t.issuer as string },
     lines: rawLines?.map((l) => num(l.price_subtotal ?? l.price ?? l.price_unit)),

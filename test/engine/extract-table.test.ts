@@ -1,17 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FieldDefinition } from '../../src/api/types.js';
+import type { FieldDefinition, SubFieldDefinition } from '../../src/api/types.js';
 import { extractFields } from '../../src/engine/builtin/extract-fields.js';
-import { makePage } from './page-fixture.js';
+import { readTable } from '../../src/engine/builtin/extract-table.js';
+import { documentLines } from '../../src/engine/layout/lines.js';
+import type { PageText } from '../../src/engine/types.js';
+import { makePage, type FixtureLine } from './page-fixture.js';
 
-const ITEMS: FieldDefinition = {
+const ITEMS: FieldDefinition & { subFields: SubFieldDefinition[] } = {
   name: 'line_items',
   type: 'table',
   subFields: [
     { name: 'description', type: 'text' },
     { name: 'quantity', type: 'number' },
     { name: 'unit_price', type: 'number' },
-    { name: 'amount', type: 'number' },
+    { name: 'amount', type: 'number', description: 'Line total' },
   ],
 };
 
@@ -25,10 +28,10 @@ const page = makePage([
   [[300, 'Total'], [480, '1,270.00']],
 ]);
 
-test('reads table rows aligned under the header words that match the subFields', () => {
+test('reads table rows aligned under the header words that match the subFields, a wrapped description joined', () => {
   const r = extractFields({ pages: [page], fields: [ITEMS], dateFormat: null, detectLayout: true, detectTables: false });
   assert.deepEqual(r.data.line_items, [
-    { description: 'Blue widget', quantity: 2, unit_price: 10, amount: 20 },
+    { description: 'Blue widget with long description', quantity: 2, unit_price: 10, amount: 20 },
     { description: 'Red widget', quantity: 1, unit_price: 1250, amount: 1250 },
   ]);
 });
@@ -62,4 +65,183 @@ test('a tax line whose rate OCR glued to the word ("Tax8%") ends the table with 
   ]);
   const r = extractFields({ pages: [glued], fields: [ITEMS], dateFormat: null, detectLayout: true, detectTables: false });
   assert.deepEqual((r.data.line_items as { amount: number }[]).map((x) => x.amount), [65, 2100]);
+});
+
+// Line items read by readTable: headers in several languages, tables without a header, wrapped
+// descriptions, rows that are not items, the row arithmetic and the table's confidence.
+function read(pages: PageText[] | FixtureLine[], field = ITEMS) {
+  const ps = typeof pages[0] === 'object' && !Array.isArray(pages[0]) ? (pages as PageText[]) : [makePage(pages as FixtureLine[])];
+  return readTable(documentLines(ps, { detectLayout: true }), field, { ctx: { monthFirst: false }, dateFormat: null, strict: false });
+}
+const amounts = (rows: Record<string, unknown>[]) => rows.map((r) => r.amount);
+
+test('a German header (Bezeichnung, Menge, Einzelpreis, Gesamt) with comma decimals gives the items', () => {
+  const t = read([
+    'Holzwerk Beispiel GmbH',
+    [[50, 'Pos'], [80, 'Bezeichnung'], [300, 'Menge'], [380, 'Einzelpreis'], [480, 'Gesamt']],
+    [[50, '1'], [80, 'Eichenbrett geölt'], [300, '2,500'], [380, '12,00'], [480, '30,00']],
+    [[50, '2'], [80, 'Montage'], [300, '3'], [380, '1.250,00'], [480, '3.750,00']],
+    [[300, 'Summe netto'], [480, '3.780,00']],
+    [[300, 'Umsatzsteuer 19 %'], [480, '718,20']],
+    [[300, 'Rechnungsbetrag'], [480, '4.498,20']],
+  ]);
+  assert.deepEqual(t.rows, [
+    { description: 'Eichenbrett geölt', quantity: 2.5, unit_price: 12, amount: 30 },
+    { description: 'Montage', quantity: 3, unit_price: 1250, amount: 3750 },
+  ]);
+  assert.equal(t.header, true);
+  assert.equal(t.arithmetic, 1);
+  assert.equal(t.confidence, 1);
+});
+
+test('a French header (Désignation, Qté, Prix unitaire, Montant) names the columns', () => {
+  const t = read([
+    [[50, 'Désignation'], [300, 'Qté'], [360, 'Prix unitaire'], [480, 'Montant']],
+    [[50, 'Pommes bio'], [300, '4'], [360, '2,50'], [480, '10,00']],
+    [[50, 'Poires'], [300, '2'], [360, '3,10'], [480, '6,20']],
+    [[360, 'Total TTC'], [480, '16,20']],
+  ]);
+  assert.deepEqual(t.rows, [
+    { description: 'Pommes bio', quantity: 4, unit_price: 2.5, amount: 10 },
+    { description: 'Poires', quantity: 2, unit_price: 3.1, amount: 6.2 },
+  ]);
+});
+
+test('shipping, discount and tax lines below the items are not items', () => {
+  const t = read([
+    [[50, 'Item'], [300, 'Qty'], [380, 'Price'], [480, 'Amount']],
+    [[50, 'Garden hose'], [300, '1'], [380, '24.00'], [480, '24.00']],
+    [[50, 'Watering can'], [300, '2'], [380, '8.50'], [480, '17.00']],
+    [[50, 'Shipping'], [480, '5.00']],
+    [[50, 'Discount'], [480, '-2.00']],
+    [[300, 'VAT 20%'], [480, '8.80']],
+    [[300, 'Total'], [480, '52.80']],
+  ]);
+  assert.deepEqual(amounts(t.rows), [24, 17]);
+});
+
+test('a line of text alone under an item continues its description; a section heading does not', () => {
+  const t = read([
+    [[50, 'Description'], [300, 'Qty'], [380, 'Unit price'], [480, 'Total']],
+    [[50, '--- Tools ---']],
+    [[50, 'Cordless drill 18 V'], [300, '1'], [380, '89.00'], [480, '89.00']],
+    [[50, 'with two batteries and case']],
+    [[50, 'Drill bits, set of 10'], [300, '2'], [380, '6.50'], [480, '13.00']],
+  ]);
+  assert.deepEqual(
+    t.rows.map((r) => r.description),
+    ['Cordless drill 18 V with two batteries and case', 'Drill bits, set of 10'],
+  );
+});
+
+test('a table without a header line is found by its amounts at one right edge; indented breakdown lines are not items', () => {
+  // Amounts right-aligned, as printed.
+  const t = read([
+    'Cloudy Hosting Ltd. statement',
+    [[40, 'Detail']],
+    [[50, 'Object storage'], [530, '$3.20']],
+    [[60, 'Charges'], [530, '$3.20']],
+    [[60, 'VAT'], [530, '$0.00']],
+    [[50, 'Virtual machines'], [524, '$41.75']],
+    [[60, 'Charges'], [524, '$41.75']],
+    [[50, 'Backup'], [530, '$1.05']],
+    [[40, 'Total for this invoice'], [524, '$46.00']],
+  ]);
+  assert.deepEqual(t.rows, [
+    { description: 'Object storage', quantity: null, unit_price: null, amount: 3.2 },
+    { description: 'Virtual machines', quantity: null, unit_price: null, amount: 41.75 },
+    { description: 'Backup', quantity: null, unit_price: null, amount: 1.05 },
+  ]);
+  assert.equal(t.header, false);
+  assert.ok(t.confidence < 0.5, `a table without header is less sure: ${t.confidence}`);
+});
+
+test('a receipt without a header gives its items and none of its total, tax, cash and change lines', () => {
+  const t = read([
+    'KEDAI RUNCIT CONTOH',
+    'Tel 03-1234 5678',
+    [[50, 'Milk 1L'], [200, '2'], [260, '3.50'], [330, '7.00']],
+    [[50, 'Bread'], [200, '1'], [260, '2.80'], [330, '2.80']],
+    [[50, 'Eggs 10'], [200, '1'], [260, '5.20'], [330, '5.20']],
+    [[50, 'TOTAL'], [330, '15.00']],
+    [[50, 'GST 6%'], [330, '0.85']],
+    [[50, 'CASH'], [330, '20.00']],
+    [[50, 'CHANGE'], [330, '5.00']],
+  ]);
+  assert.deepEqual(t.rows, [
+    { description: 'Milk 1L', quantity: 2, unit_price: 3.5, amount: 7 },
+    { description: 'Bread', quantity: 1, unit_price: 2.8, amount: 2.8 },
+    { description: 'Eggs 10', quantity: 1, unit_price: 5.2, amount: 5.2 },
+  ]);
+  assert.equal(t.arithmetic, 1);
+});
+
+test('the column whose numbers are quantity × unit price is the amount, whatever its header says', () => {
+  // "EP" (unit price) and "Preis" both read as prices; "Preis" holds the line totals.
+  const t = read([
+    [[50, 'Stk'], [90, 'Artikel'], [380, 'EP'], [480, 'Preis']],
+    [[50, '3'], [90, 'Tee'], [380, '2,40'], [480, '7,20']],
+    [[50, '1'], [90, 'Kuchen'], [380, '3,90'], [480, '3,90']],
+  ]);
+  assert.deepEqual(t.rows, [
+    { description: 'Tee', quantity: 3, unit_price: 2.4, amount: 7.2 },
+    { description: 'Kuchen', quantity: 1, unit_price: 3.9, amount: 3.9 },
+  ]);
+});
+
+test('a barcode or article number in the quantity column is not a quantity', () => {
+  const t = read([
+    [[50, 'Description'], [300, 'Qty'], [380, 'Price'], [480, 'Amount']],
+    [[50, 'Paint white 5 l'], [290, '4006381333931'], [380, '19.90'], [480, '19.90']],
+    [[50, 'Brush'], [300, '2'], [380, '3.45'], [480, '6.90']],
+  ]);
+  assert.deepEqual(
+    t.rows.map((r) => r.quantity),
+    [null, 2],
+  );
+});
+
+test('rows that do not add up lower the confidence', () => {
+  const t = read([
+    [[50, 'Item'], [300, 'Qty'], [380, 'Price'], [480, 'Amount']],
+    [[50, 'Lamp'], [300, '2'], [380, '10.00'], [480, '35.00']],
+    [[50, 'Shade'], [300, '1'], [380, '4.00'], [480, '9.00']],
+  ]);
+  assert.equal(t.rows.length, 2);
+  assert.equal(t.arithmetic, 0);
+  assert.ok(t.confidence <= 0.5, `confidence ${t.confidence}`);
+  assert.deepEqual(read(['Nothing tabular here']), { rows: [], confidence: 0, header: false, arithmetic: null });
+});
+
+test('a table over two pages with its header repeated gives the rows of both pages once', () => {
+  const head: FixtureLine = [[50, 'Description'], [300, 'Qty'], [380, 'Price'], [480, 'Amount']];
+  const p1 = makePage(['Invoice 77 - Lumber Yard Example', head, [[50, 'Plank A'], [300, '1'], [380, '5.00'], [480, '5.00']], [[50, 'Plank B'], [300, '2'], [380, '5.00'], [480, '10.00']]], 1);
+  const p2 = makePage(['Invoice 77 - page 2', head, [[50, 'Plank C'], [300, '3'], [380, '5.00'], [480, '15.00']], [[300, 'Total'], [480, '30.00']]], 2);
+  assert.deepEqual(amounts(read([p1, p2]).rows), [5, 10, 15]);
+});
+
+test('a discount line under the items (negative, without quantity) and totals OCR split or misread ("Tota l", "Totai") are not items', () => {
+  const t = read([
+    [[50, 'Desc/Item'], [200, 'Qty'], [260, 'Price'], [330, 'Amount']],
+    [[50, 'Table lamp'], [200, '1'], [260, '55.90'], [330, '55.90']],
+    [[110, 'DISC 10.00%'], [330, '-5.59']],
+    [[50, 'Tota l'], [330, '50.31']],
+    [[50, 'Totai Arnount'], [330, '50.31']],
+  ]);
+  assert.deepEqual(amounts(t.rows), [55.9]);
+});
+
+test('OCR header words misread by one letter ("ltem", "AMOUNI") still name their columns', () => {
+  const page = makePage([
+    [[50, 'ltem'], [200, 'Qty'], [260, 'Price'], [330, 'AMOUNI']],
+    [[50, 'Spark plug'], [200, '2'], [260, '8.00'], [330, '16.00']],
+    [[50, 'Engine oil'], [200, '1'], [260, '10.00'], [330, '10.00']],
+  ]);
+  for (const w of page.words) w.conf = 90;
+  const t = read([page]);
+  assert.deepEqual(t.rows, [
+    { description: 'Spark plug', quantity: 2, unit_price: 8, amount: 16 },
+    { description: 'Engine oil', quantity: 1, unit_price: 10, amount: 10 },
+  ]);
+  assert.equal(t.header, true);
 });

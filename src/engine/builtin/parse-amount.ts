@@ -19,8 +19,14 @@ const AMOUNT_RE = new RegExp(
   'gu',
 );
 
-/** Interprets one number string with its own separators. */
-export function parseNumber(raw: string): { value: number; decimals: boolean } | null {
+/** The decimal mark a document uses throughout ("1.234,56" vs "1,234.56"); null when it does not show. */
+export type DecimalMark = ',' | '.' | null;
+
+/**
+ * Interprets one number string with its own separators. A lone mark before exactly three digits is
+ * ambiguous (1,234 / 2,500 kg): with the document's decimal mark known it is read as that mark says.
+ */
+export function parseNumber(raw: string, decimalMark: DecimalMark = null): { value: number; decimals: boolean } | null {
   const s = raw.replace(/[\s'\u00a0\u202f]/g, '');
   if (!/^\d[\d.,]*$/.test(s)) return null;
   const lastDot = s.lastIndexOf('.');
@@ -35,7 +41,8 @@ export function parseNumber(raw: string): { value: number; decimals: boolean } |
     const repeated = s.split(sep).length - 1 > 1;
     // With both kinds the last one is the decimal mark; a repeated mark groups thousands; a lone mark
     // followed by exactly three digits groups thousands too (1,234 / 1.234), unless it follows a 0.
-    const isDecimal = bothKinds || (!repeated && !(after.length === 3 && !/^0+$/.test(s.slice(0, sepAt))));
+    const loneThree = after.length === 3 && !/^0+$/.test(s.slice(0, sepAt));
+    const isDecimal = bothKinds || (!repeated && (!loneThree || decimalMark === sep));
     if (isDecimal) {
       intPart = s.slice(0, sepAt);
       frac = after;
@@ -47,11 +54,11 @@ export function parseNumber(raw: string): { value: number; decimals: boolean } |
   return Number.isFinite(value) ? { value, decimals: frac.length > 0 } : null;
 }
 
-export function findAmounts(text: string): AmountMatch[] {
+export function findAmounts(text: string, decimalMark: DecimalMark = null): AmountMatch[] {
   const out: AmountMatch[] = [];
   AMOUNT_RE.lastIndex = 0;
   for (let m = AMOUNT_RE.exec(text); m; m = AMOUNT_RE.exec(text)) {
-    const parsed = parseNumber(m[5]);
+    const parsed = parseNumber(m[5], decimalMark);
     if (!parsed) continue;
     const negative = Boolean(m[2] || m[4] || (m[1] && m[7]) || m[8]);
     out.push({

@@ -1,0 +1,105 @@
+// A table's header line: word spans that name the subFields fix the columns. Unmatched header words
+// become ignored columns so that their cells do not leak into neighbouring ones.
+import type { Line } from '../../layout/lines.js';
+import type { Word } from '../../types.js';
+import { labelScore } from '../field-terms.js';
+import { tokenize } from '../vocabulary.js';
+import { ocrHeaderToken, type TableSub } from './column-roles.js';
+
+export interface Column {
+  /** null: a column that matches no subField (kept so its cells do not leak into neighbours). */
+  sub: TableSub | null;
+  x0: number;
+  x1: number;
+}
+
+export interface Header {
+  line: Line;
+  /** Last line of a header printed over two lines ("Positions-" / "betrag"). */
+  last: Line;
+  columns: Column[];
+  matched: number;
+}
+
+/** A word's tokens, OCR's one-letter misreadings of header words put right. */
+function wordTokens(w: Word): string[] {
+  const tokens = tokenize(w.text);
+  return w.conf === undefined ? tokens : tokens.map(ocrHeaderToken);
+}
+
+/** Words of the line that name some subField: header material. */
+export function headerWords(line: Line, subs: TableSub[]): number {
+  return line.words.filter((w) => {
+    const t = wordTokens(w);
+    return t.length > 0 && subs.some((s) => labelScore(t, s.terms).score >= 0.5);
+  }).length;
+}
+
+/** Matches subFields to word spans of one line (or two, for a header over two lines); each word serves one column. */
+export function matchHeader(line: Line, last: Line, subs: TableSub[]): Header | null {
+  type Span = { sub: number; start: number; end: number; score: number };
+  const words = line === last ? line.words : [...line.words, ...last.words].sort((a, b) => a.x0 - b.x0);
+  const tokens = words.map(wordTokens);
+  const spans: Span[] = [];
+  subs.forEach((s, si) => {
+    for (let a = 0; a < words.length; a++) {
+      const acc: string[] = [];
+      for (let b = a; b < Math.min(words.length, a + 3); b++) {
+        // A span never crosses a wide gap: header cells are separated by one.
+        if (b > a && words[b].x0 - words[b - 1].x1 > 0.9 * line.height) break;
+        acc.push(...tokens[b]);
+        const { score } = labelScore(acc, s.terms);
+        // Short tokens ("VK-Preis", "Qty.") are abbreviations around the header word, not other words.
+        const unmatched = acc.filter((t) => t.length > 2 && labelScore([t], s.terms).score === 0).length;
+        // Longer spans first; among equals a line total is the rightmost column ("Amount ... Total").
+        const rightward = s.terms.role === 'total' ? 0.001 * (a / words.length) : 0;
+        if (score >= 0.5 && unmatched === 0) spans.push({ sub: si, start: a, end: b, score: score + 0.01 * (b - a) + rightward });
+      }
+    }
+  });
+  spans.sort((x, y) => y.score - x.score);
+  const usedWords = new Set<number>();
+  const usedSubs = new Set<number>();
+  const columns: Column[] = [];
+  for (const sp of spans) {
+    if (usedSubs.has(sp.sub)) continue;
+    let free = true;
+    for (let i = sp.start; i <= sp.end; i++) if (usedWords.has(i)) free = false;
+    if (!free) continue;
+    usedSubs.add(sp.sub);
+    for (let i = sp.start; i <= sp.end; i++) usedWords.add(i);
+    columns.push({ sub: subs[sp.sub], x0: words[sp.start].x0, x1: words[sp.end].x1 });
+  }
+  if (columns.length === 0) return null;
+  let group: Word[] = [];
+  const flush = () => {
+    if (group.length) columns.push({ sub: null, x0: group[0].x0, x1: group[group.length - 1].x1 });
+    group = [];
+  };
+  words.forEach((w, i) => {
+    if (usedWords.has(i)) return flush();
+    const prev = group[group.length - 1];
+    if (prev && w.x0 - prev.x1 > 0.9 * line.height) flush();
+    group.push(w);
+  });
+  flush();
+  columns.sort((a, b) => a.x0 - b.x0);
+  return { line, last, columns, matched: usedSubs.size };
+}
+
+/** Header lines of the document: one line, or two when together they match more subFields than either alone. */
+export function findHeaders(lines: Line[], subs: TableSub[], minMatched: number): Header[] {
+  const headers: Header[] = [];
+  // Cheap pre-check first: only lines with header words are matched in full.
+  const named = lines.map((line) => headerWords(line, subs));
+  const singles = lines.map((line, i) => (named[i] >= minMatched ? matchHeader(line, line, subs) : null));
+  for (const [i, line] of lines.entries()) {
+    const next = lines[i + 1];
+    const joinable = next && next.page === line.page && next.y0 - line.y1 < 0.8 * line.height && !/\d[.,]\d/.test(next.text);
+    const double = joinable && named[i] > 0 && named[i] + named[i + 1] >= minMatched ? matchHeader(line, next, subs) : null;
+    const best = Math.max(singles[i]?.matched ?? 0, (joinable && singles[i + 1]?.matched) || 0);
+    const h = double && double.matched > best ? double : singles[i];
+    if (h && h.matched >= minMatched) headers.push(h);
+  }
+  return headers;
+}

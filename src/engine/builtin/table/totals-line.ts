@@ -1,0 +1,38 @@
+// Lines below the items that are not items: totals, subtotals, tax, shipping, discounts, payments.
+import type { Line } from '../../layout/lines.js';
+import { hasWord, PARTIAL_TOTAL_WORDS, synonymsOf, TAX_WORDS, tokenize } from '../vocabulary.js';
+
+const TOTAL_TERMS = synonymsOf('total');
+/** Charges and deductions printed below the items rather than as items. */
+const CHARGE_WORDS = new Set([
+  'shipping', 'freight', 'postage', 'delivery', 'handling', 'versand', 'versandkosten', 'porto', 'fracht', 'livraison',
+  'discount', 'rabatt', 'remise', 'skonto', 'nachlass', 'coupon', 'voucher', 'gutschein', 'rounding', 'rundung', 'change',
+  'tendered', 'cash', 'paid', 'payment', 'zahlung', 'bezahlt', 'gegeben', 'rückgeld', 'kartenzahlung', 'netto', 'brutto', 'net', 'gross',
+]);
+const TOTAL_COMPOUNDS = new Set(['summe', 'gesamt', 'betrag', 'total', 'steuer', 'zahlung']);
+
+/** One letter misread by OCR ("Totai", "Tota1" after digits are cut): still the word total. */
+function looksLikeTotal(t: string): boolean {
+  if (t.length !== 5 || t === 'total') return false;
+  let diff = 0;
+  for (let i = 0; i < 5; i++) if (t[i] !== 'total'[i]) diff++;
+  return diff === 1 && t.startsWith('tot');
+}
+
+/** A line that carries an amount and starts (first four words) with a totals, tax or charge word. */
+export function isTotalsLine(line: Line): boolean {
+  // A totals line carries its amount; "ohne USt." under a column header is header text.
+  if (!/\d/.test(line.text)) return false;
+  // A line that starts with a rate is a tax summary ("6.00% GST 4.87", "19 % MwSt").
+  if (/^\d{1,2}(?:[.,]\d{1,2})?\s?%/.test(line.text)) return true;
+  // OCR may glue a rate to its word ("Tax8%"), or split a word in two ("Tota l", "vi sa").
+  const words = tokenize(line.text)
+    .slice(0, 4)
+    .map((t) => t.replace(/(?<=\p{L})\d+$/u, ''));
+  const tokens = [...words, ...words.slice(1).map((t, i) => words[i] + t)];
+  return (
+    tokens.some((t) => TOTAL_TERMS.has(t) || PARTIAL_TOTAL_WORDS.has(t) || TAX_WORDS.has(t) || CHARGE_WORDS.has(t) || /^(sub)?total/.test(t) || looksLikeTotal(t)) ||
+    hasWord(tokens, TOTAL_COMPOUNDS) ||
+    hasWord(tokens, TAX_WORDS)
+  );
+}
