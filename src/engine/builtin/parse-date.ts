@@ -140,6 +140,22 @@ export function findDates(text: string, opts: { monthFirst?: boolean; loose?: bo
   return out;
 }
 
+/** Letters OCR reads for digits of the same shape. */
+const DIGIT_OF: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', l: '1', I: '1', i: '1', '|': '1', S: '5', s: '5', B: '8', Z: '2', z: '2' };
+
+/**
+ * The text with OCR's letter-for-digit mistakes undone inside date-shaped tokens ("2O18-03-O5",
+ * "l5/03/2018", "S.11.2019"): tokens of digits and date separators with at most two such letters.
+ */
+export function undoOcrLetters(text: string): string {
+  return text.replace(/[\dOoDQlIi|SsBZz./-]{6,}/g, (tok) => {
+    const letters = tok.replace(/[\d./-]/g, '');
+    const digits = tok.replace(/\D/g, '');
+    if (letters.length === 0 || letters.length > 2 || digits.length < 4 || !/[./-]/.test(tok)) return tok;
+    return tok.replace(/[OoDQlIi|SsBZz]/g, (c) => DIGIT_OF[c]);
+  });
+}
+
 export function parseDate(text: string, opts: { monthFirst?: boolean } = {}): CalendarDate | null {
   return findDates(text, opts)[0]?.date ?? null;
 }
