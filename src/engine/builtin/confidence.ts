@@ -27,9 +27,10 @@ const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.m
 /** 0 for a value not found; otherwise a logistic score of the evidence, rounded to 2 decimals. */
 export function fieldConfidence(e: FieldEvidence): number {
   if (e.via === 'none') return 0;
-  let z = e.via === 'label' ? -1.2 + 2.2 * clamp(e.labelScore ?? 0, 0, 1.5) : -0.4;
-  // No rival is good news; a narrow lead over a different value is a coin toss.
-  z += e.margin === null ? 0.6 : 2 * clamp(e.margin, 0, 1) - 0.4;
+  // A full label match with its value beside it scores about 1.2; half the field's words about 0.6.
+  let z = e.via === 'label' ? -2.2 + 3 * clamp(e.labelScore ?? 0, 0, 1.5) : -0.6;
+  // No rival is mild good news; a narrow lead over a different value is a coin toss.
+  z += e.margin === null ? 0.3 : 2 * clamp(e.margin, 0, 1) - 0.4;
   // Text-layer words are read exactly; OCR below ~0.85 mean confidence often holds a wrong character.
   if (e.ocr !== null) z += 4 * (clamp(e.ocr, 0, 1) - 0.85);
   if (e.validated === true) z += 1.2;

@@ -106,6 +106,8 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       }
     } else if (terms.role === 'date') {
       if (c.labelTokens.some((t) => hasWord([t], OTHER_DATE_WORDS) && !asked.has(t))) c.score -= 0.8;
+      // A field that asks for the due date is not answered by a label without "due".
+      if (asked.size > 0 && !c.labelTokens.some((t) => asked.has(t))) c.score -= 0.8;
       // An implausible date (before 1990, far in the future) is a misread or not the document's date.
       if (c.value.kind === 'date' && !plausibleDate(c.value.date)) c.score -= 0.5;
       c.score += 0.1 * (1 - position);
