@@ -70,6 +70,12 @@ test('dates before 1990 or far in the future are not the document date', () => {
   assert.equal(dateOf(['Member since 01/01/1985', 'Receipt 14/02/2019', 'Total 3.00']), '2019-02-14');
 });
 
+test('a date OCR glued to a number before it and a time after it is read ("100021911/03/201806:20")', () => {
+  assert.equal(dateOf(['ACME CAFE', 'Order No. 100021911/03/201806:20 PM', 'Total 12.00']), '2018-03-11');
+  // Without the glued time, digits before a date keep it from being one.
+  assert.equal(dateOf(['ACME CAFE', 'Ref 100021911/03/2018', 'Total 12.00']), null);
+});
+
 test('image-only pages: OCR words reach the date finder', () => {
   assert.equal(run([ocrPage(['CAFE NOIR', 'Date 14/02/2019 18:22', 'Total 3.00'], 88)], field('date')).data.date, '2019-02-14');
 });

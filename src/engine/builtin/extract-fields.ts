@@ -94,8 +94,10 @@ function extractScalarWithEvidence(terms: FieldTerms, doc: DocumentFacts): Scala
   if (strongEnough) return fromCandidate(best, ranked, terms, doc);
   const fb = fallback(terms, doc);
   if (fb && fb.value !== null) return fb;
-  // Last resort: the best labelled candidate; a date the role rules ruled out (another date) is none.
-  return best && (terms.role !== 'date' || best.score > 0) ? fromCandidate(best, ranked, terms, doc) : { value: null, evidence: NO_EVIDENCE };
+  // Last resort: the best labelled candidate, a guess; a date the role rules ruled out (another date) is none.
+  if (!best || (terms.role === 'date' && best.score <= 0)) return { value: null, evidence: NO_EVIDENCE };
+  const r = fromCandidate(best, ranked, terms, doc);
+  return { ...r, evidence: { ...r.evidence, guessed: true } };
 }
 
 function documentFacts(lines: Line[], ctx: ValueContext, dateFormat: string | null): DocumentFacts {
@@ -147,7 +149,6 @@ export function extractFields(input: ExtractInput): ExtractOutput {
     for (const f of confirmed) evidence[f.name] = { ...evidence[f.name], validated: true };
     evidence[name] = rows.length === 0 ? NO_EVIDENCE : { ...NO_EVIDENCE, via: 'layout', validated: confirmed.length > 0 ? true : null };
   }
-  if (process.env.DBG_EVIDENCE) console.error(JSON.stringify(evidence));
   const confidence = Object.fromEntries(input.fields.map((f) => [f.name, isMissing(data[f.name]) ? 0 : fieldConfidence(evidence[f.name] ?? NO_EVIDENCE)]));
   return { data, missingRequired, confidence };
 }
