@@ -22,7 +22,8 @@ const FIELDS = [
 
 before(async () => {
   svc = await startTestService();
-  client = new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0], retry: false });
+  // The first upload starts the PDF workers, slow on a loaded machine.
+  client = new ServiceClient({ baseUrl: svc.url, apiKey: svc.keys[0], retry: false, timeoutMs: 120_000 });
   clearDoc = (await client.uploadDocument(await writeFixture(svc.dataDir, 'clear.pdf', await invoicePdf({ number: 'INV-2001', total: '99.00', date: '2026-10-01' })))).document_id;
   // No "date" label: the date is found by the layout rule only, a weaker choice.
   const vague = await pdfOf([[[50, 60, 'Wren & Sons Ltd'], [50, 80, '3/4/2026'], [50, 120, 'Invoice Number: W-77'], [50, 160, 'Total Due: 12.00']]]);
