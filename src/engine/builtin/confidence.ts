@@ -28,7 +28,9 @@ const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.m
 export function fieldConfidence(e: FieldEvidence): number {
   if (e.via === 'none') return 0;
   // A full label match with its value beside it scores about 1.2; half the field's words about 0.6.
-  let z = e.via === 'label' ? -2.2 + 3 * clamp(e.labelScore ?? 0, 0, 1.5) : -0.6;
+  // A layout rule alone (letterhead, first date) is right more often than not but says nothing more:
+  // about even, so it is not flagged for review unless other evidence speaks against it.
+  let z = e.via === 'label' ? -2.2 + 3 * clamp(e.labelScore ?? 0, 0, 1.5) : -0.2;
   // No rival is mild good news; a narrow lead over a different value is a coin toss.
   z += e.margin === null ? 0.3 : 2 * clamp(e.margin, 0, 1) - 0.4;
   // Text-layer words are read exactly; OCR below ~0.85 mean confidence often holds a wrong character.
