@@ -1,10 +1,13 @@
 // Accuracy of `docdrop serve` on the real documents of ../shared/corpus, measured over HTTP:
 // upload, run a Workflow (run_parser), poll, classify; then per source and field the share of exact
 // matches after normalisation (dates ISO, amounts as numbers, names case/space/punctuation folded),
-// line items (row count and amounts), classification accuracy and seconds per page.
+// line items (row count and amounts), classification accuracy and seconds per page. Confidence quality
+// per field kind (the job's field_confidence extension): at each threshold T, the share of WRONG values
+// among those scored under T and the share of RIGHT values among those at or above T, and the mean
+// confidence of right and of wrong values.
 // The service is `docdrop serve` in a child process started with the node flags and Environment= of
 // systemd/docdrop.service (from dist/ when built, so build first), and its peak RSS is its VmHWM.
-//   npm run build && npx tsx bench/accuracy.ts [corpus-dir] [--only=substring,...] [--text-only]
+//   npm run build && npx tsx bench/accuracy.ts [corpus-dir] [--only=substring,...] [--text-only] [--thresholds=0.3,0.5,0.7]
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,6 +21,7 @@ const root = resolve(args.find((a) => !a.startsWith('--')) ?? join(import.meta.d
 const only = args.find((a) => a.startsWith('--only='))?.slice(7);
 // --text-only: born-digital PDFs only (no OCR), a quick run.
 const textOnly = args.includes('--text-only');
+const thresholds = (args.find((a) => a.startsWith('--thresholds='))?.slice(13) ?? '0.3,0.5,0.7').split(',').map(Number);
 if (!existsSync(join(root, 'INDEX.csv'))) {
   console.log(`bench/accuracy: skipped, no corpus at ${root} (expects ../shared/corpus with INDEX.csv)`);
   process.exit(0);
@@ -104,6 +108,12 @@ try {
     score.set(key, s);
   };
   const pageTime = { text: { s: 0, pages: 0 }, ocr: { s: 0, pages: 0 } };
+  /** Per field kind: was each value right, and the confidence the service gave it. */
+  const scored = new Map<string, { ok: boolean; c: number }[]>();
+  const addScored = (field: string, ok: boolean, c: unknown) => {
+    if (typeof c !== 'number') return;
+    scored.set(field, [...(scored.get(field) ?? []), { ok, c }]);
+  };
   const misses: string[] = [];
   const failures: string[] = [];
   for (const t of truths) {
@@ -136,12 +146,14 @@ try {
     for (const [field, want] of Object.entries(t.fields)) {
       const ok = same(field, want as string | number, data[field]);
       add(`${group}|${field}`, ok);
+      addScored(field, ok, job.field_confidence?.[field]);
       if (goal) add(`${goal}|${field}`, ok);
-      if (!ok) misses.push(`${t.file} ${field}: want ${JSON.stringify(want)} got ${JSON.stringify(data[field])}`);
+      if (!ok) misses.push(`${t.file} ${field}: want ${JSON.stringify(want)} got ${JSON.stringify(data[field])} (confidence ${job.field_confidence?.[field]})`);
     }
     if (t.lines && t.kind === 'invoice') {
       const ok = linesMatch(t.lines, data.line_items);
       add(`${group}|line_items`, ok);
+      addScored('line_items', ok, job.field_confidence?.line_items);
       if (goal) add(`${goal}|line_items`, ok);
       if (!ok) misses.push(`${t.file} line_items: want ${JSON.stringify(t.lines)} got ${JSON.stringify((data.line_items ?? []).map((r: any) => r.amount))}`);
     }
@@ -156,6 +168,7 @@ try {
     const [group, field] = key.split('|');
     console.log(`${group.padEnd(30)} ${field.padEnd(16)} ${(s.ok / s.n).toFixed(2).padStart(5)} ${String(s.n).padStart(3)}`);
   }
+  printConfidenceQuality(scored, thresholds);
   const cls = [...score.entries()].filter(([k]) => k.startsWith('classification|')).reduce((a, [, s]) => ({ ok: a.ok + s.ok, n: a.n + s.n }), { ok: 0, n: 0 });
   console.log(`\nclassification accuracy (invoice/receipt/other): ${(cls.ok / Math.max(1, cls.n)).toFixed(2)} over ${cls.n}`);
   for (const k of ['text', 'ocr'] as const) {
@@ -172,3 +185,20 @@ try {
   await rm(dataDir, { recursive: true, force: true });
 }
 
+
+/** At each threshold: wrong share under it, right share at or above it, per field kind and over all. */
+function printConfidenceQuality(scored: Map<string, { ok: boolean; c: number }[]>, ts: number[]): void {
+  if (scored.size === 0) return console.log('\nconfidence: the service gave no field_confidence');
+  const share = (xs: { ok: boolean }[], ok: boolean) => (xs.length ? (xs.filter((x) => x.ok === ok).length / xs.length).toFixed(2) : '  - ');
+  const mean = (xs: { c: number }[]) => (xs.length ? (xs.reduce((a, x) => a + x.c, 0) / xs.length).toFixed(2) : '  - ');
+  console.log(`\nconfidence quality (field_confidence): mean of right / wrong values; at T: wrong share under T (n), right share at or above T (n)`);
+  const all = [...scored.values()].flat();
+  for (const [kind, xs] of [...[...scored.entries()].sort(), ['ALL', all] as const]) {
+    const cells = ts.map((t) => {
+      const under = xs.filter((x) => x.c < t);
+      const over = xs.filter((x) => x.c >= t);
+      return `T=${t}: ${share(under, false)} (${String(under.length).padStart(3)}) ${share(over, true)} (${String(over.length).padStart(3)})`;
+    });
+    console.log(`${String(kind).padEnd(16)} right ${mean(xs.filter((x) => x.ok))} wrong ${mean(xs.filter((x) => !x.ok))} n=${String(xs.length).padStart(3)} | ${cells.join(' | ')}`);
+  }
+}

@@ -122,6 +122,8 @@ export const parserConfigInput = z
     outbound_integration: z.record(z.string(), z.unknown()).nullable(),
     ocr_config: ocrConfigInput,
     query_config: queryConfigInput,
+    /** docdrop extension: see ParserConfig.confidence_threshold. */
+    confidence_threshold: z.number({ message: 'expected a number from 0.0 to 1.0' }).min(0, { message: 'expected a number from 0.0 to 1.0 inclusive' }).max(1, { message: 'expected a number from 0.0 to 1.0 inclusive' }),
   })
   .partial()
   .strict();

@@ -47,6 +47,8 @@ export interface JobOutcome {
   classification: string | null;
   /** Score of the winning label. */
   confidence: number | null;
+  /** docdrop extension: per field 0..1; null when the service gives none. */
+  fieldConfidence: Record<string, number> | null;
   chunks: Chunk[] | null;
 }
 
@@ -68,6 +70,7 @@ export function jobOutcome(job: ExtractionJob): JobOutcome {
     templateId: body?.template_id || null,
     classification,
     confidence: typeof score === 'number' ? score : null,
+    fieldConfidence: job.field_confidence ?? null,
     chunks: body?.chunks ?? null,
   };
 }

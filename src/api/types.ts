@@ -111,6 +111,12 @@ export interface ExtractionJob {
   classify_credits: number;
   credits_used: number;
   total_credits: number;
+  /**
+   * docdrop extension (additive, per the spec's versioning rule 3): how sure the engine is of each
+   * field's value, 0..1 (0 = not found), once completed. null while running, on failure, and from an
+   * engine that gives none; absent from the hosted service. See docs/service.md.
+   */
+  field_confidence?: Record<string, number> | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -174,6 +180,11 @@ export interface ParserConfig {
   outbound_integration: Record<string, unknown> | null;
   ocr_config: OcrConfig;
   query_config: QueryConfig;
+  /**
+   * docdrop extension: a required field whose confidence (field_confidence) is below this counts as
+   * missing for has_missing_required_fields. Absent = the service's default (0.5); 0 turns it off.
+   */
+  confidence_threshold?: number;
 }
 
 /** Partial parser_config as accepted by create and update (nested keys may be a subset). */
@@ -184,6 +195,7 @@ export interface ParserConfigInput {
   outbound_integration?: Record<string, unknown> | null;
   ocr_config?: Partial<OcrConfig>;
   query_config?: Partial<QueryConfig>;
+  confidence_threshold?: number;
 }
 
 export interface Workflow {

@@ -82,6 +82,8 @@ export function createDocumentEngine(opts: DocumentEngineOptions = {}): Document
       const { out, by } =
         rest.length > 0 || !invoice ? await extractOne({ ...base, fields: rest, pages: read }) : { out: { data: {}, missingRequired: [] }, by: EINVOICE_READER };
       const whole = { data: Object.fromEntries(req.fields.map((f) => [f.name, f.name in exact ? exact[f.name] : out.data[f.name]])), missingRequired: out.missingRequired };
+      // Values from the embedded XML are exact; an engine that gives no confidence (an LLM) leaves it absent.
+      const confidence = out.confidence || rest.length === 0 ? Object.fromEntries(req.fields.map((f) => [f.name, f.name in exact ? 1 : (out.confidence?.[f.name] ?? 0)])) : undefined;
       const engine = Object.keys(exact).length === 0 || by === EINVOICE_READER ? by : { name: `${by.name}+einvoice`, version: by.version };
       let chunks: Chunk[] | undefined;
       if (wantsSegmentation(o)) {
@@ -95,6 +97,7 @@ export function createDocumentEngine(opts: DocumentEngineOptions = {}): Document
       return {
         data: whole.data,
         missingRequired: whole.missingRequired,
+        ...(confidence ? { confidence } : {}),
         numPages,
         pagesRead: read.map((p) => p.page),
         chunks,

@@ -49,6 +49,8 @@ export interface ExtractOutput {
   data: Record<string, unknown>;
   /** Names of required fields that were not found. */
   missingRequired: string[];
+  /** How sure the engine is of each field's value, 0..1 (0 for a value not found); absent when the engine gives none. */
+  confidence?: Record<string, number>;
 }
 
 export interface ClassifyInput {
@@ -102,6 +104,8 @@ export interface EngineExtractRequest {
 export interface EngineExtractResult {
   data: Record<string, unknown>;
   missingRequired: string[];
+  /** Per field, 0..1: see ExtractOutput.confidence. Fields answered by embedded e-invoice XML count 1. */
+  confidence?: Record<string, number>;
   /** Pages in the document. */
   numPages: number;
   /** 1-based pages that were read (after page_ranges). */

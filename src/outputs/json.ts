@@ -12,6 +12,7 @@ export function toJson(records: OutputRecord[], fields: FieldDefinition[] = []):
     ...(r.confidence !== undefined ? { confidence: r.confidence } : {}),
     ...(r.mail !== undefined ? { mail: r.mail && { from: r.mail.from, subject: r.mail.subject, date: r.mail.date, message_id: r.mail.messageId } } : {}),
     data: ordered(r.data, fields),
+    ...(r.fieldConfidence !== undefined ? { field_confidence: r.fieldConfidence && ordered(r.fieldConfidence, fields) } : {}),
   }));
   return `${JSON.stringify(out, null, 2)}\n`;
 }

@@ -7,6 +7,7 @@
 //   mail_from, mail_subject,       next, when includeMail: the e-mail a file came from (empty for other
 //   mail_date, mail_message_id       files); mail_date as ISO 8601 text, to keep its time
 //   <field>                        one per document field (text/number/date; table fields as JSON text)
+//   <field>_confidence             after each field, when includeConfidence: 0..1, empty when unknown
 //   <table_field>.<sub_field>      line_items layout only: the merge field's subFields, in its place
 // Field names are [a-z0-9_] (spec), so a dotted key can never collide with a document field. The extra
 // columns have keys with a '$' prefix for the same reason; their headers are the plain words.
@@ -35,6 +36,8 @@ export interface OutputRecord {
   dateFormat?: string | null;
   /** The e-mail the file came from (includeMail); null for a file that did not come by mail. */
   mail?: MailOriginCells | null;
+  /** Per field 0..1 (includeConfidence); null when the service gave none. */
+  fieldConfidence?: Record<string, number> | null;
 }
 
 /** The e-mail a document came from, as output cells. */
@@ -56,6 +59,8 @@ export interface TableOptions {
   includeRequestId?: boolean;
   includeClassification?: boolean;
   includeMail?: boolean;
+  /** A `<field>_confidence` column after each field, so doubtful rows can be reviewed first. */
+  includeConfidence?: boolean;
 }
 
 export class OutputOptionsError extends Error {
@@ -117,6 +122,13 @@ function planColumns(fields: FieldDefinition[], opts: TableOptions): Plan {
       add({ key: field.name, header: field.name, type: field.type }, (r) =>
         typedCell(field as SubFieldDefinition, r.data[field.name], r.dateFormat),
       );
+    }
+    // '$' keeps the key apart from a document field that happens to be named "<field>_confidence".
+    if (opts.includeConfidence) {
+      add({ key: `$confidence.${field.name}`, header: `${field.name}_confidence`, type: 'number' }, (r) => {
+        const c = r.fieldConfidence?.[field.name];
+        return typeof c === 'number' && Number.isFinite(c) ? c : null;
+      });
     }
   }
   return { columns, getters, merge };

@@ -38,6 +38,7 @@ test('fills every default of the documented configuration', () => {
     include_filename: true,
     include_request_id: true,
     include_mail: false,
+    confidence: false,
     group: 'per_document',
   });
   assert.deepEqual(r.after, {

@@ -57,6 +57,8 @@ const jobFields = {
   classify_credits: z.number(),
   credits_used: z.number(),
   total_credits: z.number(),
+  // docdrop extension (docs/service.md, Field confidence).
+  field_confidence: z.record(z.string(), z.number()).nullable(),
   created_at: timestamp,
   updated_at: timestamp,
   document_id: z.string().min(1),

@@ -51,6 +51,8 @@ const outputSchema = z.strictObject({
   include_request_id: z.boolean().default(true),
   /** Columns mail_from, mail_subject, mail_date, mail_message_id for files that came from a mailbox. */
   include_mail: z.boolean().default(false),
+  /** A <field>_confidence column after each field (0..1 from the service; empty when it gives none). */
+  confidence: z.boolean().default(false),
   group: z.enum(['per_document', 'daily']).default('per_document'),
 });
 

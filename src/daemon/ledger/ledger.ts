@@ -65,6 +65,8 @@ export interface InputResult {
   templateId: string | null;
   classification: string | null;
   confidence: number | null;
+  /** Per field 0..1 from the service (docdrop extension); null or absent when it gives none. */
+  fieldConfidence?: Record<string, number> | null;
   /** Paths of output files written for this input. */
   outputs?: string[];
 }

@@ -56,12 +56,14 @@ export async function writeInputOutput(
     includeRequestId: cfg.include_request_id,
     includeClassification: isClassifier,
     includeMail: cfg.include_mail,
+    includeConfidence: cfg.confidence,
   };
   const out: OutputRecord = {
     fileName: result.fileName || basename(record.path),
     requestId: record.requestId!,
     data: result.data,
     dateFormat: workflow?.parser_config?.date_format ?? null,
+    ...(cfg.confidence ? { fieldConfidence: result.fieldConfidence ?? null } : {}),
     ...(isClassifier ? { classification: result.classification, confidence: result.confidence } : {}),
     ...(mail !== undefined ? { mail } : {}),
   };

@@ -19,6 +19,7 @@ export async function pollJob(client: ServiceClient, requestId: string, fallback
         templateId: o.templateId,
         classification: o.classification,
         confidence: o.confidence,
+        fieldConfidence: o.fieldConfidence,
       },
     };
   }

@@ -1,47 +1,121 @@
 // Workflow fields -> values: label candidates ranked by role, typed output (numbers as numbers, dates
 // in the Workflow's date_format), fallbacks for unlabelled vendor/address/date, tables by column
-// alignment.
+// alignment. Each value comes with its confidence (confidence.ts) from the evidence of its selection.
 import type { FieldDefinition } from '../../api/types.js';
 import type { Line } from '../layout/lines.js';
 import type { ExtractInput, ExtractOutput } from '../types.js';
 import { documentLines } from '../layout/lines.js';
 import { fieldTerms, type FieldTerms } from './field-terms.js';
 import { formatDate } from './format-date.js';
-import { labelCandidates } from './label-candidates.js';
-import { showsMonthFirst } from './parse-date.js';
-import { dateFallback, paidAmount, rankCandidates } from './role-rules.js';
+import { labelCandidates, type Candidate } from './label-candidates.js';
+import { showsMonthFirst, type CalendarDate } from './parse-date.js';
+import { askedDateWords, dateFallback, paidAmount, rankCandidates } from './role-rules.js';
 import { addressFallback, vendorFallback } from './letterhead.js';
 import { extractTable } from './extract-table.js';
 import type { TypedValue, ValueContext } from './typed-value.js';
+import { checkDate, ocrConfidenceOf, printedDates, type PrintedDate } from './date-checks.js';
+import { fieldConfidence, NO_EVIDENCE, type FieldEvidence } from './confidence.js';
+
+export interface ScalarResult {
+  value: unknown;
+  evidence: FieldEvidence;
+}
+
+interface DocumentFacts {
+  lines: Line[];
+  ctx: ValueContext;
+  dateFormat: string | null;
+  /** Dates printed anywhere in the document, for cross-checking the chosen one (computed once). */
+  dates: () => PrintedDate[];
+}
 
 function output(v: TypedValue, dateFormat: string | null): unknown {
   if (v.kind === 'date') return formatDate(v.date, dateFormat);
   return v.value;
 }
 
-function fallback(lines: Line[], terms: FieldTerms, ctx: ValueContext, dateFormat: string | null): unknown {
+/** A chosen date checked against the document's other dates: a misread year repaired, plausibility as evidence. */
+function checkedDate(date: CalendarDate, ocr: number | null, ambiguous: boolean, repaired: boolean, base: FieldEvidence, doc: DocumentFacts): ScalarResult {
+  const c = checkDate(date, ocr, doc.dates());
+  const validated = !c.plausible ? false : c.agrees && !ambiguous ? true : null;
+  return { value: formatDate(c.date, doc.dateFormat), evidence: { ...base, ocr, validated, guessed: ambiguous || repaired || c.repaired } };
+}
+
+function fallback(terms: FieldTerms, doc: DocumentFacts): ScalarResult | null {
+  const { lines } = doc;
+  const layout = (value: unknown, line: Line | null): ScalarResult => ({
+    value,
+    evidence: { ...NO_EVIDENCE, via: 'layout', ocr: line ? ocrConfidenceOf(line) : null },
+  });
   if (terms.role === 'date') {
-    const d = dateFallback(lines, ctx.monthFirst);
-    return d ? formatDate(d.date, dateFormat) : null;
+    // The first date is the document's own; a field that asks for a due or delivery date has no such rule.
+    if (askedDateWords(terms).size > 0) return null;
+    const d = dateFallback(lines, doc.ctx.monthFirst);
+    if (!d) return null;
+    const base = layout(null, null).evidence;
+    return checkedDate(d.match.date, ocrConfidenceOf(d.line, d.match.start, d.match.end), d.match.ambiguous, false, base, doc);
   }
-  if (terms.role === 'vendor') return vendorFallback(lines)?.text ?? null;
-  if (terms.role === 'address') return addressFallback(lines, vendorFallback(lines));
-  if (terms.role === 'total') return paidAmount(lines);
+  if (terms.role === 'vendor') {
+    const v = vendorFallback(lines);
+    return v ? layout(v.text, v.line) : null;
+  }
+  if (terms.role === 'address') {
+    const v = vendorFallback(lines);
+    const a = addressFallback(lines, v);
+    return a === null ? null : layout(a, null);
+  }
+  if (terms.role === 'total') {
+    const paid = paidAmount(lines);
+    return paid === null ? null : layout(paid, null);
+  }
   return null;
 }
 
-export function extractScalar(lines: Line[], terms: FieldTerms, ctx: ValueContext, dateFormat: string | null): unknown {
-  const ranked = rankCandidates(labelCandidates(lines, terms, ctx), terms, lines.length, lines);
+const sameOutput = (a: Candidate, b: Candidate, dateFormat: string | null): boolean => JSON.stringify(output(a.value, dateFormat)) === JSON.stringify(output(b.value, dateFormat));
+
+function fromCandidate(best: Candidate, ranked: Candidate[], terms: FieldTerms, doc: DocumentFacts): ScalarResult {
+  const rival = ranked.find((c) => c !== best && !sameOutput(c, best, doc.dateFormat));
+  const ocr = ocrConfidenceOf(best.line);
+  const base: FieldEvidence = { via: 'label', labelScore: best.score, margin: rival ? best.score - rival.score : null, ocr, validated: null, guessed: false };
+  if (best.value.kind === 'date') return checkedDate(best.value.date, ocr, best.value.ambiguous, best.value.repaired, base, doc);
+  if (terms.role === 'total' && best.value.kind === 'number') {
+    const paid = paidAmount(doc.lines);
+    if (paid !== null) base.validated = Math.abs(paid - best.value.value) < 0.005 ? true : null;
+  }
+  return { value: output(best.value, doc.dateFormat), evidence: base };
+}
+
+function extractScalarWithEvidence(terms: FieldTerms, doc: DocumentFacts): ScalarResult {
+  const ranked = rankCandidates(labelCandidates(doc.lines, terms, doc.ctx), terms, doc.lines.length, doc.lines);
   const best = ranked[0];
   // A weak labelled candidate (a due date for the date, "Company" for a vendor) loses to the role's
   // layout rule (the first date, the letterhead) when that finds something.
   const strongEnough = best && best.score >= (terms.role === 'vendor' || terms.role === 'address' ? 0.9 : 0.6);
-  if (strongEnough) return output(best.value, dateFormat);
-  return fallback(lines, terms, ctx, dateFormat) ?? (best ? output(best.value, dateFormat) : null);
+  if (strongEnough) return fromCandidate(best, ranked, terms, doc);
+  const fb = fallback(terms, doc);
+  if (fb && fb.value !== null) return fb;
+  // Last resort: the best labelled candidate, a guess; a date the role rules ruled out (another date) is none.
+  if (!best || (terms.role === 'date' && best.score <= 0)) return { value: null, evidence: NO_EVIDENCE };
+  const r = fromCandidate(best, ranked, terms, doc);
+  return { ...r, evidence: { ...r.evidence, guessed: true } };
+}
+
+function documentFacts(lines: Line[], ctx: ValueContext, dateFormat: string | null): DocumentFacts {
+  let dates: PrintedDate[] | null = null;
+  return { lines, ctx, dateFormat, dates: () => (dates ??= printedDates(lines, ctx.monthFirst)) };
 }
 
 function isMissing(v: unknown): boolean {
   return v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+}
+
+/** The sum of a table's line amounts (its last number column), or null when a row has none. */
+function lineSum(rows: Record<string, unknown>[], field: FieldDefinition): number | null {
+  const amount = [...(field.subFields ?? [])].reverse().find((s) => s.type === 'number')?.name;
+  if (!amount || rows.length === 0) return null;
+  const values = rows.map((r) => r[amount]);
+  if (!values.every((v): v is number => typeof v === 'number')) return null;
+  return Math.round(values.reduce((a, b) => a + b, 0) * 100) / 100;
 }
 
 export function extractFields(input: ExtractInput): ExtractOutput {
@@ -50,12 +124,31 @@ export function extractFields(input: ExtractInput): ExtractOutput {
   // Ambiguous d/m vs m/d dates follow the document's own unambiguous dates, else dollar documents
   // ($12.50, not an OCR'd "$000022185") read m/d.
   const ctx: ValueContext = { monthFirst: showsMonthFirst(allText) || (!/\d{1,2}\.\d{1,2}\.\d{2,4}/.test(allText) && /\$\s?\d+\.\d{2}\b/.test(allText) && !/\b(RM|SGD|AUD|NZD|CAD)\b/.test(allText)) };
+  const doc = documentFacts(lines, ctx, input.dateFormat);
   const data: Record<string, unknown> = {};
+  const evidence: Record<string, FieldEvidence> = {};
   const missingRequired: string[] = [];
+  const tables: string[] = [];
   for (const field of input.fields) {
-    const value = field.type === 'table' ? extractTable(lines, field as FieldDefinition & { subFields: NonNullable<FieldDefinition['subFields']> }, { ctx, dateFormat: input.dateFormat, strict: input.detectTables }) : extractScalar(lines, fieldTerms(field), ctx, input.dateFormat);
-    data[field.name] = value;
-    if (field.required && isMissing(value)) missingRequired.push(field.name);
+    if (field.type === 'table') {
+      data[field.name] = extractTable(lines, field as FieldDefinition & { subFields: NonNullable<FieldDefinition['subFields']> }, { ctx, dateFormat: input.dateFormat, strict: input.detectTables });
+      tables.push(field.name);
+    } else {
+      const r = extractScalarWithEvidence(fieldTerms(field), doc);
+      data[field.name] = r.value;
+      evidence[field.name] = r.evidence;
+    }
+    if (field.required && isMissing(data[field.name])) missingRequired.push(field.name);
   }
-  return { data, missingRequired };
+  // Line items and a total confirm each other when the items add up to it.
+  for (const name of tables) {
+    const field = input.fields.find((f) => f.name === name)!;
+    const rows = data[name] as Record<string, unknown>[];
+    const sum = lineSum(rows, field);
+    const confirmed = input.fields.filter((f) => f.type === 'number' && sum !== null && typeof data[f.name] === 'number' && Math.abs((data[f.name] as number) - sum) < 0.005);
+    for (const f of confirmed) evidence[f.name] = { ...evidence[f.name], validated: true };
+    evidence[name] = rows.length === 0 ? NO_EVIDENCE : { ...NO_EVIDENCE, via: 'layout', validated: confirmed.length > 0 ? true : null };
+  }
+  const confidence = Object.fromEntries(input.fields.map((f) => [f.name, isMissing(data[f.name]) ? 0 : fieldConfidence(evidence[f.name] ?? NO_EVIDENCE)]));
+  return { data, missingRequired, confidence };
 }

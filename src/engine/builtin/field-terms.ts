@@ -8,6 +8,7 @@ export type FieldRole = 'total' | 'date' | 'vendor' | 'address' | 'identifier' |
 
 export interface FieldTerms {
   name: string;
+  description: string;
   type: FieldDefinition['type'];
   /** One entry per meaningful word of the name: the word and its synonyms. */
   nameTerms: Set<string>[];
@@ -39,6 +40,7 @@ export function fieldTerms(field: FieldDefinition | SubFieldDefinition): FieldTe
   const descWords = meaningful(tokenize(field.description ?? '')).filter((w) => !nameWords.includes(w));
   return {
     name: field.name,
+    description: field.description ?? '',
     type: field.type,
     nameTerms: nameWords.map((w) => synonymsOf(w)),
     descTerms: descWords.map((w) => synonymsOf(w)),

@@ -88,6 +88,17 @@ const patterns: Pattern[] = [
       return { date: dayFirst ? { year, month: b, day: a } : { year, month: a, day: b }, ambiguous: a !== b && m[2] !== '.' };
     },
   },
+  // "100021911/03/201806:20": OCR glued an order number to the date and the time to its year; the
+  // glued time marks the date, and its day is the two digits before the first separator.
+  {
+    re: new RegExp(`(?<=\\d{3})(\\d{2})([./-])(\\d{1,2})\\2(${YEAR_THEN_TIME})`, 'g'),
+    build: (m, monthFirst) => {
+      const a = +m[1];
+      const b = +m[3];
+      const dayFirst = a > 12 || m[2] === '.' || (!monthFirst && b <= 12);
+      return { date: dayFirst ? { year: +m[4], month: b, day: a } : { year: +m[4], month: a, day: b }, ambiguous: a <= 12 && b <= 12 && a !== b && m[2] !== '.' };
+    },
+  },
   // 15 Nov 2019, 15-Nov-2019, 15. November 2019, 15th of November 2019, 05 MAR 2018, 1er mars 2019
   {
     re: new RegExp(`(?<![\\w])(\\d{1,2})(?:st|nd|rd|th|er)?\\.?[\\s\\-/]*(?:of\\s+)?(${MONTH_RE})\\.?[\\s\\-/,]*(${YEAR_THEN_TIME}|(?:\\d{4}|\\d{2})(?![\\d]))`, 'giu'),
@@ -138,6 +149,22 @@ export function findDates(text: string, opts: { monthFirst?: boolean; loose?: bo
     out.push(f);
   }
   return out;
+}
+
+/** Letters OCR reads for digits of the same shape. */
+const DIGIT_OF: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', l: '1', I: '1', i: '1', '|': '1', S: '5', s: '5', B: '8', Z: '2', z: '2' };
+
+/**
+ * The text with OCR's letter-for-digit mistakes undone inside date-shaped tokens ("2O18-03-O5",
+ * "l5/03/2018", "S.11.2019"): tokens of digits and date separators with at most two such letters.
+ */
+export function undoOcrLetters(text: string): string {
+  return text.replace(/[\dOoDQlIi|SsBZz./-]{6,}/g, (tok) => {
+    const letters = tok.replace(/[\d./-]/g, '');
+    const digits = tok.replace(/\D/g, '');
+    if (letters.length === 0 || letters.length > 2 || digits.length < 4 || !/[./-]/.test(tok)) return tok;
+    return tok.replace(/[OoDQlIi|SsBZz]/g, (c) => DIGIT_OF[c]);
+  });
 }
 
 export function parseDate(text: string, opts: { monthFirst?: boolean } = {}): CalendarDate | null {

@@ -4,7 +4,8 @@
 import type { Line } from '../layout/lines.js';
 import type { Candidate } from './label-candidates.js';
 import type { FieldTerms } from './field-terms.js';
-import { findDates } from './parse-date.js';
+import { findDates, type DateMatch } from './parse-date.js';
+import { plausibleDate } from './date-checks.js';
 import { findAmounts } from './parse-amount.js';
 import { pickAmount } from './typed-value.js';
 import { DUE_WORDS, GRAND_TOTAL_WORDS, hasWord, INCLUSIVE_WORDS, TAX_WORDS, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, synonymsOf, tokenize } from './vocabulary.js';
@@ -73,6 +74,7 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
   const maxValue = Math.max(...cands.map((c) => (c.value.kind === 'number' ? c.value.value : -Infinity)));
   // The field's own name words, before synonyms ("total" has "due" among its synonyms).
   const asksForDue = terms.name.toLowerCase().split(/[_\s]+/).some((w) => DUE_WORDS.has(w));
+  const asked = askedDateWords(terms);
   for (const c of cands) {
     const position = numLines > 1 ? c.line.index / (numLines - 1) : 0;
     if (terms.role === 'total') {
@@ -103,7 +105,11 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
         if (c.value.kind === 'number' && !c.value.amount.decimals) c.value = { ...c.value, value: paid, amount: { ...c.value.amount, value: paid, decimals: true } };
       }
     } else if (terms.role === 'date') {
-      if (c.labelTokens.some((t) => OTHER_DATE_WORDS.has(t))) c.score -= 0.8;
+      if (c.labelTokens.some((t) => hasWord([t], OTHER_DATE_WORDS) && !asked.has(t))) c.score -= 0.8;
+      // A field that asks for the due date is not answered by a label without "due".
+      if (asked.size > 0 && !c.labelTokens.some((t) => asked.has(t))) c.score -= 0.8;
+      // An implausible date (before 1990, far in the future) is a misread or not the document's date.
+      if (c.value.kind === 'date' && !plausibleDate(c.value.date)) c.score -= 0.5;
       c.score += 0.1 * (1 - position);
     } else if (terms.role === 'vendor' || terms.role === 'address') {
       if (c.value.kind === 'text' && !/\p{L}{2}/u.test(c.value.value)) c.score -= 1;
@@ -148,19 +154,31 @@ function settleNetAndGross(cands: Candidate[]): void {
   for (const c of grosses) c.score -= 1;
 }
 
+/**
+ * The other-date words a field asks for by name ("due_date", "delivery_date") or in its description
+ * ("Delivery date of the goods"): labels with them are its own, not some other date.
+ */
+export function askedDateWords(terms: FieldTerms): Set<string> {
+  const name = tokenize(terms.name.replace(/_/g, ' '));
+  const desc = tokenize(terms.description);
+  // In a description, only the word right before "date" says which date it is ("Date of purchase" says none).
+  const before = desc.flatMap((t, i) => (i > 0 && /^(date|datum|fecha|data)$/.test(t) ? [desc[i - 1]] : []));
+  return new Set([...name, ...before].filter((t) => hasWord([t], OTHER_DATE_WORDS)));
+}
+
 /** An other-date word before a date labels it, unless a number word follows it ("Order No. 1000219 11/03/2018"). */
 function labelsOtherDate(before: string[]): boolean {
-  const at = before.findLastIndex((t) => OTHER_DATE_WORDS.has(t));
+  const at = before.findLastIndex((t) => hasWord([t], OTHER_DATE_WORDS));
   return at >= 0 && !before.slice(at + 1).some((t) => NUMBER_WORDS.has(t));
 }
 
-/** The document's first date that is not labelled as some other date. */
-export function dateFallback(lines: Line[], monthFirst: boolean): { line: Line; date: ReturnType<typeof findDates>[number]['date'] } | null {
+/** The document's first plausible date that is not labelled as some other date. */
+export function dateFallback(lines: Line[], monthFirst: boolean): { line: Line; match: DateMatch } | null {
   for (const l of lines) {
-    const found = findDates(l.text, { monthFirst });
+    const found = findDates(l.text, { monthFirst }).filter((m) => plausibleDate(m.date));
     if (found.length === 0) continue;
     if (labelsOtherDate(tokenize(l.text.slice(0, found[0].start)))) continue;
-    return { line: l, date: found[0].date };
+    return { line: l, match: found[0] };
   }
   return null;
 }

@@ -1,9 +1,10 @@
 // Reads a value of a field's type out of the text next to (or below) its label.
 import type { FieldTerms } from './field-terms.js';
 import { findAmounts, type AmountMatch } from './parse-amount.js';
-import { findDates, type CalendarDate } from './parse-date.js';
+import { findDates, undoOcrLetters, type CalendarDate, type DateMatch } from './parse-date.js';
 
-export type TypedValue = { kind: 'date'; date: CalendarDate } | { kind: 'number'; value: number; amount: AmountMatch } | { kind: 'text'; value: string };
+/** A date value says whether d/m vs m/d was a guess, and whether OCR letters had to be read as digits. */
+export type TypedValue = { kind: 'date'; date: CalendarDate; ambiguous: boolean; repaired: boolean } | { kind: 'number'; value: number; amount: AmountMatch } | { kind: 'text'; value: string };
 
 const LEADING_PUNCT = /^[\s:#.\-–—=|/]+/;
 const TRAILING_PUNCT = /[\s:|,;]+$/;
@@ -47,11 +48,17 @@ export function cleanText(text: string, terms: FieldTerms): string | null {
   return t;
 }
 
+const firstDate = (text: string, ctx: ValueContext): DateMatch | undefined =>
+  findDates(text, { monthFirst: ctx.monthFirst })[0] ?? findDates(text, { monthFirst: ctx.monthFirst, loose: true })[0];
+
 export function typedValue(text: string, terms: FieldTerms, ctx: ValueContext): TypedValue | null {
   if (terms.type === 'date') {
-    // Next to a date label, a date whose separators OCR lost still counts.
-    const d = findDates(text, { monthFirst: ctx.monthFirst })[0] ?? findDates(text, { monthFirst: ctx.monthFirst, loose: true })[0];
-    return d ? { kind: 'date', date: d.date } : null;
+    // Next to a date label, a date whose separators OCR lost, or with letters for digits, still counts.
+    const d = firstDate(text, ctx);
+    if (d) return { kind: 'date', date: d.date, ambiguous: d.ambiguous, repaired: false };
+    const fixed = undoOcrLetters(text);
+    const r = fixed === text ? undefined : firstDate(fixed, ctx);
+    return r ? { kind: 'date', date: r.date, ambiguous: r.ambiguous, repaired: true } : null;
   }
   if (terms.type === 'number') {
     const a = pickAmount(LOST_DECIMAL_POINT.test(text.trim()) ? text.trim().replace(/ (\d{2})$/, '.$1') : text);

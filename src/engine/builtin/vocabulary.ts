@@ -6,7 +6,8 @@
 const SYNONYM_GROUPS: string[][] = [
   ['number', 'no', 'nr', 'num', '#', 'nummer', 'numero', 'numéro', 'n°', 'no.', 'nº', 'ref', 'reference', 'id'],
   ['invoice', 'inv', 'bill', 'rechnung', 'facture', 'rechnungs', 'receipt', 'beleg', 'quittung'],
-  ['date', 'dated', 'datum', 'issued', 'issue', 'rechnungsdatum', 'belegdatum'],
+  // Also Spanish/Portuguese/Italian (fecha, data, emisión), Dutch/Scandinavian (datum, dato), Malay/Indonesian (tarikh, tanggal).
+  ['date', 'dated', 'datum', 'issued', 'issue', 'rechnungsdatum', 'belegdatum', 'fecha', 'data', 'dato', 'tarikh', 'tanggal', 'tgl', 'emisión', 'emision', 'emissão', 'émission', 'ausstellungsdatum'],
   ['total', 'amount', 'amt', 'sum', 'gesamt', 'gesamtbetrag', 'summe', 'betrag', 'montant', 'ttc', 'balance', 'due', 'payable', 'endbetrag', 'zahlbetrag', 'rechnungsbetrag', 'bruttobetrag'],
   ['vendor', 'seller', 'supplier', 'from', 'company', 'merchant', 'issuer', 'store', 'shop', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur'],
   ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to'],
@@ -75,6 +76,8 @@ export const OTHER_DATE_WORDS = new Set([
   'due', 'delivery', 'order', 'ship', 'shipped', 'shipping', 'lieferdatum', 'liefer', 'fällig', 'fälligkeit', 'échéance',
   'echeance', 'expiry', 'expires', 'exp', 'valid', 'period', 'start', 'end', 'from', 'until', 'birth', 'service', 'leistungsdatum',
   'zahlbar', 'payment', 'payable', 'printed', 'print', 'limite', 'paiement', 'échéance', 'lieferung', 'livraison', 'check',
+  'vencimiento', 'vencimento', 'entrega', 'scadenza', 'consegna', 'vervaldatum', 'leverdatum', 'forfaldsdato', 'leveringsdato',
+  'dispatch', 'dispatched', 'departure', 'arrival', 'posted', 'expiration', 'fälligkeit', 'bestelldatum', 'auftragsdatum',
 ]);
 
 /** Document-type cue words for classification: general vocabulary of each kind of document. */

@@ -23,6 +23,7 @@ import type { Job, JobStatus, JobStore, JobUpdate } from '../store/job-store.js'
 import type { JobRunOutcome, ProcessJob } from './job-queue.js';
 import { resolveRunOptions } from './run-options.js';
 import { writeSelectedPages } from './selected-pages.js';
+import { doubtfulRequired } from './doubtful-fields.js';
 
 export interface JobRunnerDeps {
   documents: DocumentsRepo;
@@ -151,7 +152,14 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
       await documents.setContent(doc.document_id, result.text ?? flattenValues(result.data), specTimestamp());
       await end('completed', {
         ...routed,
-        result: { data: result.data, missingRequired: result.missingRequired, numPages: result.numPages, pagesRead: result.pagesRead, ...(result.chunks ? { chunks: result.chunks } : {}) },
+        result: {
+          data: result.data,
+          missingRequired: result.missingRequired,
+          ...(result.confidence ? { confidence: result.confidence, doubtfulRequired: doubtfulRequired(schema.fields, result.confidence, parserConfig) } : {}),
+          numPages: result.numPages,
+          pagesRead: result.pagesRead,
+          ...(result.chunks ? { chunks: result.chunks } : {}),
+        },
         user_error_msg: null,
         classify_credits: classifyCredits,
         credits_used: result.pagesRead.length,

@@ -24,6 +24,7 @@ export function toExtractionJob(job: Job, deps: JobViewDeps): ExtractionJob {
     classify_credits: job.classify_credits,
     credits_used: job.credits_used,
     total_credits: job.classify_credits + job.credits_used,
+    field_confidence: completed ? (job.result?.confidence ?? null) : null,
     created_at: job.created_at,
     updated_at: job.updated_at,
   };
@@ -41,9 +42,15 @@ export function toExtractionJob(job: Job, deps: JobViewDeps): ExtractionJob {
       template_title: job.template_title ?? '',
       num_pages: numPages,
       human_verification_status: 'pending',
-      has_missing_required_fields: completed && (job.result?.missingRequired.length ?? 0) > 0,
+      has_missing_required_fields: completed && hasMissingRequired(job),
       result_json_data: data,
       ...(completed && job.result?.chunks ? { chunks: job.result.chunks } : {}),
     },
   };
+}
+
+/** A required field not found, or found with a confidence under the Workflow's confidence_threshold. */
+function hasMissingRequired(job: Job): boolean {
+  const r = job.result;
+  return (r?.missingRequired.length ?? 0) > 0 || (r?.doubtfulRequired?.length ?? 0) > 0;
 }

@@ -11,6 +11,10 @@ export type JobSubmission = 'run_parser' | 'extract';
 export interface JobResult {
   data: Record<string, unknown>;
   missingRequired: string[];
+  /** Per field 0..1, when the engine gave it (older rows and LLM engines: absent). */
+  confidence?: Record<string, number>;
+  /** Required fields found but with confidence under the Workflow's threshold: they count as missing. */
+  doubtfulRequired?: string[];
   numPages: number;
   pagesRead: number[];
   chunks?: Chunk[];

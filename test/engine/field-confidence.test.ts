@@ -1,0 +1,65 @@
+// Per-field confidence from the evidence of the selection: higher for a clear labelled value than for
+// a guess, 0 for a value not found, lower for poorly read OCR words, higher when checks agree.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FieldDefinition } from '../../src/api/types.js';
+import type { PageText } from '../../src/engine/types.js';
+import { extractFields } from '../../src/engine/builtin/extract-fields.js';
+import { fieldConfidence, NO_EVIDENCE } from '../../src/engine/builtin/confidence.js';
+import { makePage, type FixtureLine } from './page-fixture.js';
+
+const FIELDS: FieldDefinition[] = [
+  { name: 'invoice_number', type: 'text' },
+  { name: 'date', type: 'date' },
+  { name: 'total', type: 'number' },
+  { name: 'po_number', type: 'text' },
+  { name: 'iban', type: 'text' },
+];
+const conf = (pages: PageText[]) => extractFields({ pages, fields: FIELDS, dateFormat: null, detectLayout: true, detectTables: false }).confidence!;
+const ocr = (lines: FixtureLine[], c: number): PageText => {
+  const p = makePage(lines);
+  return { ...p, source: 'ocr', words: p.words.map((w) => ({ ...w, conf: c })) };
+};
+const CLEAR: FixtureLine[] = ['Blue Heron Tools Ltd', 'Invoice No: BH-1042', 'Invoice Date: 2024-10-18', 'Total: 120.00'];
+
+test('clear labelled values score high; a field not found scores 0', () => {
+  const c = conf([makePage(CLEAR)]);
+  assert.ok(c.invoice_number >= 0.75 && c.date >= 0.75 && c.total >= 0.75, JSON.stringify(c));
+  assert.equal(c.iban, 0);
+});
+
+test('a value under a label that matches only part of the field name scores lower than a full match', () => {
+  // "Invoice No" half-matches po_number: the engine may take it, but should doubt it.
+  const c = conf([makePage(CLEAR)]);
+  assert.ok(c.po_number < 0.5 && c.po_number < c.invoice_number, JSON.stringify(c));
+});
+
+test('the same values read by OCR with low word confidence score lower', () => {
+  const good = conf([ocr(CLEAR, 95)]);
+  const poor = conf([ocr(CLEAR, 45)]);
+  for (const f of ['invoice_number', 'date', 'total']) assert.ok(poor[f] < good[f], `${f}: ${poor[f]} < ${good[f]}`);
+});
+
+test('an unlabelled ambiguous date scores lower than a labelled unambiguous one', () => {
+  const guessed = conf([makePage(['Blue Heron Tools Ltd', '3/4/2024', 'Total: 120.00'])]);
+  assert.ok(guessed.date < 0.5 && guessed.date < conf([makePage(CLEAR)]).date, JSON.stringify(guessed));
+});
+
+test('a total confirmed by the payment lines scores higher than a competing unconfirmed one', () => {
+  const confirmed = conf([makePage(['Corner Deli', 'Total 18.40', 'Cash 20.00', 'Change 1.60'])]);
+  const contested = conf([makePage(['Corner Deli', 'Total 18.40', 'Total 19.40'])]);
+  assert.ok(confirmed.total > contested.total, `${confirmed.total} > ${contested.total}`);
+});
+
+test('fieldConfidence: each kind of evidence moves the score the expected way', () => {
+  const base = { ...NO_EVIDENCE, via: 'label' as const, labelScore: 1, margin: 0.5 };
+  const s = fieldConfidence(base);
+  assert.ok(s > 0 && s < 1);
+  assert.ok(fieldConfidence({ ...base, validated: true }) > s);
+  assert.ok(fieldConfidence({ ...base, validated: false }) < s);
+  assert.ok(fieldConfidence({ ...base, guessed: true }) < s);
+  assert.ok(fieldConfidence({ ...base, margin: 0.05 }) < s);
+  assert.ok(fieldConfidence({ ...base, labelScore: 0.6 }) < s);
+  assert.ok(fieldConfidence({ ...NO_EVIDENCE, via: 'layout' }) < s);
+  assert.equal(fieldConfidence(NO_EVIDENCE), 0);
+});
