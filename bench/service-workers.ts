@@ -46,7 +46,7 @@ interface Setup {
 
 async function startSetup(name: string, workers: number, root: string): Promise<Setup> {
   const files = join(root, 'files');
-  const common = ['--files', files, '--job-concurrency', CONCURRENCY, '--log-level', 'warn'];
+  const common = ['--files', files, '--job-concurrency', CONCURRENCY];
   if (workers === 0) {
     const one = await startServeProcess(join(root, 'data-all'), KEY, { args: ['--role', 'all', ...common] });
     return { name, api: one, all: [one], close: () => stop([one]) };
