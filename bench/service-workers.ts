@@ -4,7 +4,7 @@
 // (../shared/corpus/sroie, read in place) and CPU per file summed over every process.
 //   npm run build && npx tsx bench/service-workers.ts [--text-files N] [--ocr-files M] [--job-concurrency C] [--setups sqlite,pg1,pg2]
 // Needs PostgreSQL on 127.0.0.1:5432 (DOCDROP_TEST_PG_URL); each setup gets a fresh database, dropped after.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -46,7 +46,7 @@ interface Setup {
 
 async function startSetup(name: string, workers: number, root: string): Promise<Setup> {
   const files = join(root, 'files');
-  const common = ['--files', files, '--job-concurrency', CONCURRENCY, '--log-level', 'warn'];
+  const common = ['--files', files, '--job-concurrency', CONCURRENCY];
   if (workers === 0) {
     const one = await startServeProcess(join(root, 'data-all'), KEY, { args: ['--role', 'all', ...common] });
     return { name, api: one, all: [one], close: () => stop([one]) };
@@ -96,6 +96,7 @@ async function runBatch(s: Setup, client: ServiceClient, templateId: string, doc
 const root = await mkdtemp(join(tmpdir(), 'docdrop-bench-workers-'));
 try {
   const fixtures = join(root, 'fixtures');
+  await mkdir(fixtures);
   const textPaths: string[] = [];
   for (let i = 0; i < TEXT_FILES; i++) {
     textPaths.push(await writeFixture(fixtures, `inv-${i}.pdf`, await invoicePdf({ number: `B-${i}`, total: `${10 + i}.00`, date: '2026-11-24' })));
