@@ -10,7 +10,8 @@ import { formatDate } from './format-date.js';
 import { labelCandidates } from './label-candidates.js';
 import { showsMonthFirst } from './parse-date.js';
 import { dateFallback, paidAmount, rankCandidates } from './role-rules.js';
-import { addressFallback, vendorFallback } from './letterhead.js';
+import { askedParty, type PartyAsk } from './issuer/party-cues.js';
+import { pickParty } from './issuer/pick-party.js';
 import { extractTable } from './extract-table.js';
 import type { TypedValue, ValueContext } from './typed-value.js';
 
@@ -19,25 +20,26 @@ function output(v: TypedValue, dateFormat: string | null): unknown {
   return v.value;
 }
 
-function fallback(lines: Line[], terms: FieldTerms, ctx: ValueContext, dateFormat: string | null): unknown {
+function fallback(lines: Line[], terms: FieldTerms, ctx: ValueContext, dateFormat: string | null, party: PartyAsk | null): unknown {
+  if (party) return pickParty(lines, party)?.value ?? null;
   if (terms.role === 'date') {
     const d = dateFallback(lines, ctx.monthFirst);
     return d ? formatDate(d.date, dateFormat) : null;
   }
-  if (terms.role === 'vendor') return vendorFallback(lines)?.text ?? null;
-  if (terms.role === 'address') return addressFallback(lines, vendorFallback(lines));
   if (terms.role === 'total') return paidAmount(lines);
   return null;
 }
 
-export function extractScalar(lines: Line[], terms: FieldTerms, ctx: ValueContext, dateFormat: string | null): unknown {
+export function extractScalar(lines: Line[], terms: FieldTerms, ctx: ValueContext, dateFormat: string | null, party: PartyAsk | null = null): unknown {
   const ranked = rankCandidates(labelCandidates(lines, terms, ctx), terms, lines.length, lines);
   const best = ranked[0];
+  // A party's name is chosen among its labelled values and the page's own evidence (letterhead, cues).
+  if (party?.part === 'name') return pickParty(lines, party, ranked)?.value ?? null;
   // A weak labelled candidate (a due date for the date, "Company" for a vendor) loses to the role's
   // layout rule (the first date, the letterhead) when that finds something.
-  const strongEnough = best && best.score >= (terms.role === 'vendor' || terms.role === 'address' ? 0.9 : 0.6);
+  const strongEnough = best && best.score >= (party || terms.role === 'vendor' || terms.role === 'address' ? 0.9 : 0.6);
   if (strongEnough) return output(best.value, dateFormat);
-  return fallback(lines, terms, ctx, dateFormat) ?? (best ? output(best.value, dateFormat) : null);
+  return fallback(lines, terms, ctx, dateFormat, party) ?? (best ? output(best.value, dateFormat) : null);
 }
 
 function isMissing(v: unknown): boolean {
@@ -53,7 +55,7 @@ export function extractFields(input: ExtractInput): ExtractOutput {
   const data: Record<string, unknown> = {};
   const missingRequired: string[] = [];
   for (const field of input.fields) {
-    const value = field.type === 'table' ? extractTable(lines, field as FieldDefinition & { subFields: NonNullable<FieldDefinition['subFields']> }, { ctx, dateFormat: input.dateFormat, strict: input.detectTables }) : extractScalar(lines, fieldTerms(field), ctx, input.dateFormat);
+    const value = field.type === 'table' ? extractTable(lines, field as FieldDefinition & { subFields: NonNullable<FieldDefinition['subFields']> }, { ctx, dateFormat: input.dateFormat, strict: input.detectTables }) : extractScalar(lines, fieldTerms(field), ctx, input.dateFormat, askedParty(field));
     data[field.name] = value;
     if (field.required && isMissing(value)) missingRequired.push(field.name);
   }

@@ -1,0 +1,70 @@
+// Picks the party a field asks for: the seller's name from the evidence of the whole first page
+// (letterhead.ts), the buyer's or ship-to name from its printed block, and either's address from the
+// rows under the name. Returns the winner's score and its margin over the runner-up, from which a
+// confidence can be made.
+import type { Line, Phrase } from '../../layout/lines.js';
+import type { Candidate } from '../label-candidates.js';
+import { cleanName, cuedCandidates, issuerCandidates, joinNameAbove, nameEvidence, type NameCandidate } from '../letterhead.js';
+import { blockOf, findCues, type PartyAsk } from './party-cues.js';
+import { readAddress, rowsUnder } from './party-address.js';
+
+export interface PartyPick {
+  value: string;
+  /** The winning candidate's evidence score (about -1..2.5; over 1 is a name with strong evidence). */
+  score: number;
+  /** Winner's score minus the best candidate with another text; the score itself when there is none. */
+  margin: number;
+}
+
+const fold = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** The best candidate and its margin over the best rival (a candidate that is not a piece of the same name). */
+function best(cands: NameCandidate[]): { top: NameCandidate; margin: number } | null {
+  const sorted = [...cands].sort((a, b) => b.score - a.score);
+  const top = sorted[0];
+  if (!top) return null;
+  const f = fold(top.text);
+  const rival = sorted.find((c) => !f.includes(fold(c.text)) && !fold(c.text).includes(f));
+  return { top, margin: rival ? top.score - rival.score : Math.max(0, top.score) };
+}
+
+/**
+ * Values printed after the field's own label words ("Vendor: ACME Ltd"), as names: a value that does not
+ * read as a name (a document title under a word that merely starts with "shop") drops out.
+ */
+function labelledNames(labelled: Candidate[]): NameCandidate[] {
+  const out: NameCandidate[] = [];
+  for (const c of labelled) {
+    if (c.value.kind !== 'text') continue;
+    const text = cleanName(c.value.value, c.line.words.some((w) => w.conf !== undefined));
+    if (text) out.push({ text, line: c.line, score: c.score + 0.4 + nameEvidence(text, c.line), x0: c.line.x0, x1: c.line.x1 });
+  }
+  return out;
+}
+
+function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name: NameCandidate; margin: number } | null {
+  const first = lines.filter((l) => l.page === lines[0]?.page);
+  const cues = findCues(first);
+  if (ask.party !== 'seller') {
+    const b = best([...cuedCandidates(lines, cues.filter((c) => c.party === ask.party)), ...labelledNames(labelled)]);
+    return b && { name: b.top, margin: b.margin };
+  }
+  // The buyer's and ship-to blocks, with their cue lines, are not the seller's name.
+  const buyerZone = new Set<Phrase>();
+  for (const c of cues.filter((c) => c.party !== 'seller')) {
+    buyerZone.add(c.phrase);
+    for (const b of blockOf(lines, c)) b.phrases.forEach((p) => buyerZone.add(p));
+  }
+  const b = best([...issuerCandidates(lines, cues.filter((c) => c.party === 'seller'), buyerZone), ...labelledNames(labelled)]);
+  return b && { name: joinNameAbove(lines, b.top), margin: b.margin };
+}
+
+/** `labelled`: the field's labelled candidates (label-candidates.ts), ranked by role-rules.ts. */
+export function pickParty(lines: Line[], ask: PartyAsk, labelled: Candidate[] = []): PartyPick | null {
+  const found = partyName(lines, ask, labelled);
+  if (!found) return null;
+  const { name, margin } = found;
+  if (ask.part === 'name') return { value: name.text, score: name.score, margin };
+  const address = readAddress(rowsUnder(lines, name));
+  return address ? { value: address, score: name.score, margin } : null;
+}
