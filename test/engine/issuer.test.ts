@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import type { FieldDefinition } from '../../src/api/types.js';
 import { extractFields } from '../../src/engine/builtin/extract-fields.js';
 import { documentLines } from '../../src/engine/layout/lines.js';
-import { hasLegalForm, restoreSpacing } from '../../src/engine/builtin/issuer/legal-forms.js';
+import { hasLegalForm } from '../../src/engine/builtin/issuer/legal-forms.js';
+import { fixDigitsInWords, restoreSpacing } from '../../src/engine/builtin/issuer/ocr-repair.js';
 import { askedParty } from '../../src/engine/builtin/issuer/party-cues.js';
 import { pickParty } from '../../src/engine/builtin/issuer/pick-party.js';
 import type { PageText } from '../../src/engine/types.js';
@@ -33,6 +34,14 @@ test('spaces OCR dropped are restored at known name endings, brackets and case c
   assert.equal(restoreSpacing('KEDAI(TAMANBARU)SDNBHD'), 'KEDAI (TAMANBARU) SDN BHD');
   assert.equal(restoreSpacing('NorthwindTrading GmbH'), 'Northwind Trading GmbH');
   assert.equal(restoreSpacing('McDonald ACME'), 'McDonald ACME');
+});
+
+test('digits OCR read for letters inside words are repaired, numbers and unit codes are kept', () => {
+  assert.equal(fixDigitsInWords('L0T 12, Ja1an Merah, J1n SS21/34', { name: false }), 'LOT 12, Jalan Merah, Jln SS21/34');
+  assert.equal(fixDigitsInWords('Leve1 6, Uptown3, ROOM1', { name: false }), 'Level 6, Uptown3, ROOM1');
+  assert.equal(fixDigitsInWords('Jalan lpoh, lane', { name: false }), 'Jalan Ipoh, lane');
+  assert.equal(fixDigitsInWords('Block B-F-11, 1851-A, 47400 PJ', { name: false }), 'Block B-F-11, 1851-A, 47400 PJ');
+  assert.equal(fixDigitsInWords('TANJUNG C0. (M) BHD', { name: true }), 'TANJUNG CO. (M) BHD');
 });
 
 test('the field name, or a generic name\'s description, decides the party asked for', () => {

@@ -6,7 +6,9 @@ import type { Line, Phrase } from '../layout/lines.js';
 import type { Word } from '../types.js';
 import { findDates } from './parse-date.js';
 import { findAmounts } from './parse-amount.js';
-import { hasLegalForm, looksLikeCompany, restoreSpacing } from './issuer/legal-forms.js';
+import { synonymsOf, tokenize } from './vocabulary.js';
+import { hasLegalForm, looksLikeCompany } from './issuer/legal-forms.js';
+import { fixDigitsInWords, restoreSpacing } from './issuer/ocr-repair.js';
 import { blockOf, type Cue } from './issuer/party-cues.js';
 import { addressLike, meanConf, NOT_A_NAME, REGISTRATION_LINE } from './issuer/line-signs.js';
 
@@ -19,6 +21,10 @@ export interface NameCandidate {
   x1: number;
 }
 
+/** Words of running text, not of names: "Paid through Cash At Hotel", "Please ask for your invoice". */
+const SENTENCE_WORD = /(?:^|\s)(through|please|will|shall|must|should|your|our|you|we|is|are|was|were|be|been|has|have|can|may|if|when|per|paid|received)(?=\s|$)/i;
+/** Words of the document's labels (totals, numbers, dates, payment), also in other languages. */
+const LABEL_WORDS = new Set([...['number', 'date', 'total', 'quantity', 'price', 'tax', 'phone', 'order', 'currency', 'customer'].flatMap((w) => [...synonymsOf(w)]), 'cash', 'card', 'change', 'payment', 'booking', 'subtotal', 'guest', 'room', 'account']);
 /** Section headings and table column words: "Hotel Details", "Payment Information". */
 const HEADING_WORD = /\b(details|summary|information|description|overview|terms|conditions|remarks|notes|particulars|bank|payment|billing|shipping|contact)\b/i;
 const DOC_TYPE_WORD = /^(tax\s+)?(invoice|rechnung|facture|receipt|quittung|bill|credit note|gutschrift)\b[\s:]*|[\s:]*\b(tax\s+)?(invoice|rechnung|facture|receipt|quittung)$/gi;
@@ -56,6 +62,10 @@ export function nameEvidence(text: string, line: Line): number {
   else if (looksLikeCompany(text)) score += 0.4;
   if (NOT_A_NAME.test(text) || /@|\.(com|net|org|de|fr)\b/i.test(text)) score -= 0.6;
   if (HEADING_WORD.test(text) && !hasLegalForm(text)) score -= 0.4;
+  if (SENTENCE_WORD.test(text)) score -= 0.4;
+  // Labels start or end with their concept word ("Grand Total", "Booking ID"); a name may hold one inside.
+  const tokens = tokenize(text);
+  if (!hasLegalForm(text) && [tokens[0], tokens[tokens.length - 1]].some((t) => LABEL_WORDS.has(t))) score -= 0.4;
   // The address under the name is not the name.
   if (addressLike(text) && !looksLikeCompany(text)) score -= 0.4;
   // Names are printed in capitals or title case; an all-lower-case line is a slogan or noise.
@@ -70,7 +80,7 @@ export function cleanName(raw: string, ocr: boolean): string | null {
   const text = raw.replace(DOC_TYPE_WORD, '').replace(TRAILING_REG_NO, '').replace(/^[^:]{1,25}:\s*/, '').replace(/[,;]+$/, '').trim();
   const letters = (text.match(/\p{L}/gu) ?? []).length;
   if (letters < 4 || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8) return null;
-  return ocr ? restoreSpacing(text) : text;
+  return ocr ? restoreSpacing(fixDigitsInWords(text, { name: true })) : text;
 }
 
 interface Option {
@@ -117,6 +127,8 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
       const text = cleanName(o.text, ocr);
       if (!text) continue;
       let score = Math.min(1, o.height / maxH) + place + o.bonus + nameEvidence(text, l);
+      // The value of some other label ("Guest Name: Jane Roe") is not the issuer's name.
+      if (/^[^:]{1,25}:\s*\S/.test(o.text)) score -= 0.3;
       // A party's name is followed by its address (a street number or a postcode on the next line).
       const next = page.slice(i + 1, i + 6).find((n) => !REGISTRATION_LINE.test(n.text.trim()));
       if (next && next.x0 <= l.x1 && next.x1 >= l.x0 && /^\d+\w?\b|\b\w+\s+\d+\w?,?$|\b\d{4,5}\b/.test(next.text.trim())) score += 0.15;
@@ -162,7 +174,7 @@ export function joinNameAbove(lines: Line[], best: NameCandidate): NameCandidate
   const similar = above.height <= best.line.height * 1.3 && above.height >= best.line.height * 0.75;
   const close = best.line.y0 - above.y1 < 1.2 * best.line.height;
   if (caps(t) && caps(best.text) && similar && close && meanConf(above) >= 60 && !/\d/.test(t) && !looksLikeCompany(t) && !NOT_A_NAME.test(t) && letterRatio(t) >= 0.8) {
-    return { ...best, text: `${restoreSpacing(t)} ${best.text}` };
+    return { ...best, text: `${restoreSpacing(fixDigitsInWords(t, { name: true }))} ${best.text}` };
   }
   return best;
 }

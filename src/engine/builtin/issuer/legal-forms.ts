@@ -1,6 +1,5 @@
 // Company legal forms of many countries and the common words of business names: they tell a company's
-// name from other text, and let the spaces OCR dropped around them be put back
-// ("ACMETRADINGSDNBHD" -> "ACME TRADING SDN BHD").
+// name from other text, and let the spaces OCR dropped around them be put back (ocr-repair.ts).
 
 /**
  * Forms that are not ordinary words, matched anywhere in a name as a word of their own (US/UK/IN/AU/SG,
@@ -28,42 +27,8 @@ export const looksLikeCompany = (text: string): boolean => hasLegalForm(text) ||
  * Words that end business names, longest first, as OCR glues them (without their spaces). Splitting
  * them off the end of a run-together word restores "LANHING STATIONERY SDN BHD".
  */
-const GLUED_TAILS = [
+export const GLUED_TAILS = [
   'SDN BHD', 'PTE LTD', 'PTY LTD', 'PVT LTD', 'CORPORATION', 'INTERNATIONAL', 'ENTERPRISES', 'SUPERMARKET', 'ENTERPRISE', 'RESTAURANT',
   'ENGINEERING', 'ELECTRONICS', 'INDUSTRIES', 'STATIONERY', 'MARKETING', 'MACHINERY', 'HOLDINGS', 'HARDWARE', 'SERVICES', 'PHARMACY',
   'TRADING', 'LIMITED', 'COMPANY', 'BERHAD', 'BAKERY', 'MARKET', 'STORE', 'HOTEL', 'GMBH', 'CAFE', 'BHD', 'LTD', 'LLC', 'INC', 'PLC',
 ].map((spaced) => ({ glued: spaced.replace(' ', ''), spaced }));
-
-/** Splits known name words off the end of one capitalised run-together word, keeping a stem of 3+ letters. */
-function splitGluedWord(word: string): string {
-  const tail: string[] = [];
-  let rest = word;
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const { glued, spaced } of GLUED_TAILS) {
-      if (rest.length - glued.length >= 3 && rest.endsWith(glued)) {
-        tail.unshift(spaced);
-        rest = rest.slice(0, -glued.length);
-        changed = true;
-        break;
-      }
-    }
-  }
-  return [rest, ...tail].join(' ');
-}
-
-/**
- * Puts back the spaces OCR dropped in a name, where the evidence allows: around brackets glued to
- * words, at lower-to-upper case boundaries between words of 3+ letters ("AcmeTrading"), and before the
- * known words that end business names ("ACMETRADINGSDNBHD"). Text read from a PDF's text layer is
- * printed as it stands and is not given to this.
- */
-export function restoreSpacing(text: string): string {
-  return text
-    .replace(/(\p{L})\(/gu, '$1 (')
-    .replace(/\)(\p{L})/gu, ') $1')
-    .replace(/(\p{Ll}{3,})(?=\p{Lu}\p{Ll}{2,})/gu, '$1 ')
-    .split(' ')
-    .map((w) => (/^\p{Lu}{6,}$/u.test(w) ? splitGluedWord(w) : w))
-    .join(' ');
-}

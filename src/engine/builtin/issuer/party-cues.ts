@@ -100,7 +100,8 @@ export function cueOf(phraseText: string): { party: Party; inline: string | null
     const m = p.re.exec(phraseText.trim());
     if (!m) continue;
     const colon = m[1] !== undefined;
-    const rest = m[2].trim();
+    // "Bill to Address:" is a heading too: the rest is a label of its own.
+    const rest = /^[\p{L} .]{1,25}:$/u.test(m[2].trim()) ? '' : m[2].trim();
     if (p.colonOnly && !colon) continue;
     // "Customer No: 12" or "Supplier portal" is not the cue of a block.
     if (!colon && rest !== '' && p.single) continue;
