@@ -90,6 +90,33 @@ test('the buyer\'s block is not the seller, and a customer field reads it', () =
   assert.equal(r.customer_address, '200 Commerce Street Springfield 62701');
 });
 
+test('bill-to and ship-to blocks side by side: each field reads its own, the seller is neither', () => {
+  const p = page([
+    'Harlow Instruments',
+    [[50, 'harlow@example.com'], [400, 'INVOICE']],
+    '',
+    [[50, 'Bill To:'], [200, 'Ship To:']],
+    [[50, 'Dana Whitfield'], [200, "Dana's Bike Shop"]],
+    [[50, '12 Elm Road'], [200, '80 Quay Street']],
+    [[50, 'Bristol BS1 5TT'], [200, 'Bath BA1 1AA']],
+  ]);
+  const r = read(p, [VENDOR, { name: 'bill_to', type: 'text' }, { name: 'ship_to', type: 'text' }, { name: 'ship_to_address', type: 'text' }]);
+  assert.deepEqual(r, { vendor: 'Harlow Instruments', bill_to: 'Dana Whitfield', ship_to: "Dana's Bike Shop", ship_to_address: '80 Quay Street Bath BA1 1AA' });
+});
+
+test('the recipient under a sender line (address window) is not the seller', () => {
+  // The sender line is small print; the logo above it is an image, so the recipient is the largest name.
+  const p = page([
+    'Blauwal Technik GmbH · Hafenstraße 3 · 20457 Hamburg',
+    'Zander Logistik GmbH',
+    'Ringstraße 44',
+    '80331 München',
+    '',
+    [[50, 'Rechnung Nr. 2024-17'], [400, 'Datum: 04.03.2024']],
+  ], [0], 0.5);
+  assert.equal(read(p, [VENDOR]).vendor, 'Blauwal Technik GmbH');
+});
+
 test('a marketplace invoice gives the legal seller after "Sold by", not the brand in the logo', () => {
   const p = page([
     'ShopSphere',
@@ -100,6 +127,13 @@ test('a marketplace invoice gives the legal seller after "Sold by", not the bran
     'Order ID: OD1234567',
   ], [0], 3);
   assert.equal(read(p, [VENDOR]).vendor, 'Northwind Retail Pvt. Ltd.');
+});
+
+test('the same company in the letterhead and, with its legal form, in a "Service provider" block is given as in the letterhead', () => {
+  const lines: FixtureLine[] = ['Oakridge Analytics', 'Invoice No: 4471', 'Bill to:', 'Pinecrest Dental LLC', '9 Birch Avenue'];
+  for (let i = 0; i < 12; i++) lines.push([[50, `Query pack ${i + 1}`], [400, `${i + 3}.00`]]);
+  lines.push('Service Provider:', 'Oakridge Analytics, Inc.', '55 Pine Street, Denver, CO 80202');
+  assert.equal(read(page(lines, [0]), [VENDOR]).vendor, 'Oakridge Analytics');
 });
 
 test('an address at the top is not the seller; the legal name in the footer is', () => {

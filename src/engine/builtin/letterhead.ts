@@ -29,6 +29,24 @@ const LABEL_WORDS = new Set([...['number', 'date', 'total', 'quantity', 'price',
 const HEADING_WORD = /\b(details|summary|information|description|overview|terms|conditions|remarks|notes|particulars|bank|payment|billing|shipping|contact)\b/i;
 const DOC_TYPE_WORD = /^(tax\s+)?(invoice|rechnung|facture|receipt|quittung|bill|credit note|gutschrift)\b[\s:]*|[\s:]*\b(tax\s+)?(invoice|rechnung|facture|receipt|quittung)$/gi;
 const SENDER_SEPARATOR = /\s+[-–·•●|]\s+|\s*[·•●|]\s*/;
+/** A sender line over an address window: a name with a company form or trade word, then address parts. */
+const isSenderLine = (l: Line): boolean => {
+  const parts = l.text.split(SENDER_SEPARATOR);
+  return parts.length >= 3 && looksLikeCompany(parts[0]) && parts.slice(1).some((p) => addressLike(p));
+};
+
+/**
+ * The recipient's address window under a sender line (letters in the DIN 5008 / C5 window layout):
+ * the next five lines in the sender line's column hold the buyer's name and address.
+ */
+export function recipientWindow(lines: Line[]): Phrase[] {
+  const out: Phrase[] = [];
+  for (const s of lines.filter(isSenderLine)) {
+    const below = lines.filter((l) => l.page === s.page && l.index > s.index && l.index <= s.index + 5);
+    for (const l of below) out.push(...l.phrases.filter((p) => p.x0 < s.x1 && p.x1 > s.x0 && !isSenderLine(l)));
+  }
+  return out;
+}
 /** Registration numbers printed after a company name: "AEON CO. (M) BHD (126925-H)". */
 const TRAILING_REG_NO = /\s*[({[][^)}\]]*\d[^)}\]]*[)}\]]?\s*$/;
 /** Tax and company registration numbers of many countries, printed next to or under the issuer's name. */

@@ -18,6 +18,9 @@ const TRADE_WORD =
 /** A form written with the words of the name run together by OCR: "LANHINGSTATIONERYSDNBHD". */
 const GLUED_FORM = /(sdn\.?\s*bhd|bhd|berhad|gmbh|ltd|limited|llc|inc|corp|plc|sarl|enterprise|enterprises|trading|restaurant|hotel|supermarket|market|mart|store)\.?\)?$/i;
 
+/** The name without its legal forms: "ACME Trading, Inc." -> "ACME Trading,". */
+export const withoutLegalForm = (text: string): string =>
+  text.replace(new RegExp(STRONG_FORM.source, 'gi'), ' ').replace(WEAK_FORM, '').trim();
 export const hasLegalForm = (text: string): boolean => STRONG_FORM.test(text) || WEAK_FORM.test(text.trim());
 export const hasTradeWord = (text: string): boolean => TRADE_WORD.test(text);
 /** A legal form or a trade word, also glued to the name by OCR. */

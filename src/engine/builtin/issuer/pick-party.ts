@@ -4,7 +4,9 @@
 // confidence can be made.
 import type { Line, Phrase } from '../../layout/lines.js';
 import type { Candidate } from '../label-candidates.js';
-import { cleanName, cuedCandidates, issuerCandidates, joinNameAbove, nameEvidence, type NameCandidate } from '../letterhead.js';
+import { cleanName, cuedCandidates, issuerCandidates, joinNameAbove, nameEvidence, recipientWindow, type NameCandidate } from '../letterhead.js';
+import { meanConf } from './line-signs.js';
+import { withoutLegalForm } from './legal-forms.js';
 import { blockOf, findCues, type PartyAsk } from './party-cues.js';
 import { readAddress, rowsUnder } from './party-address.js';
 
@@ -14,18 +16,26 @@ export interface PartyPick {
   score: number;
   /** Winner's score minus the best candidate with another text; the score itself when there is none. */
   margin: number;
+  /** Mean OCR confidence of the name's line, 0..1 (1 for a text layer): a misread name is often read unsurely. */
+  readConf: number;
 }
 
 const fold = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
-/** The best candidate and its margin over the best rival (a candidate that is not a piece of the same name). */
+/**
+ * The best candidate and its margin over the best rival (a candidate that is not a piece of the same
+ * name). The same company printed twice, with and without its legal form ("ACME Trading" in the
+ * letterhead, "ACME Trading, Inc." in the small print), is given as printed highest on the page.
+ */
 function best(cands: NameCandidate[]): { top: NameCandidate; margin: number } | null {
   const sorted = [...cands].sort((a, b) => b.score - a.score);
-  const top = sorted[0];
-  if (!top) return null;
-  const f = fold(top.text);
+  const first = sorted[0];
+  if (!first) return null;
+  const f = fold(first.text);
   const rival = sorted.find((c) => !f.includes(fold(c.text)) && !fold(c.text).includes(f));
-  return { top, margin: rival ? top.score - rival.score : Math.max(0, top.score) };
+  const entity = fold(withoutLegalForm(first.text));
+  const top = sorted.filter((c) => c.score >= first.score - 0.5 && fold(withoutLegalForm(c.text)) === entity).sort((a, b) => a.line.index - b.line.index)[0];
+  return { top: { ...top, score: first.score }, margin: rival ? first.score - rival.score : Math.max(0, first.score) };
 }
 
 /**
@@ -49,8 +59,8 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
     const b = best([...cuedCandidates(lines, cues.filter((c) => c.party === ask.party)), ...labelledNames(labelled)]);
     return b && { name: b.top, margin: b.margin };
   }
-  // The buyer's and ship-to blocks, with their cue lines, are not the seller's name.
-  const buyerZone = new Set<Phrase>();
+  // The buyer's and ship-to blocks, with their cue lines, and an address window are not the seller's name.
+  const buyerZone = new Set<Phrase>(recipientWindow(first));
   for (const c of cues.filter((c) => c.party !== 'seller')) {
     buyerZone.add(c.phrase);
     for (const b of blockOf(lines, c)) b.phrases.forEach((p) => buyerZone.add(p));
@@ -64,7 +74,8 @@ export function pickParty(lines: Line[], ask: PartyAsk, labelled: Candidate[] = 
   const found = partyName(lines, ask, labelled);
   if (!found) return null;
   const { name, margin } = found;
-  if (ask.part === 'name') return { value: name.text, score: name.score, margin };
+  const readConf = meanConf(name.line) / 100;
+  if (ask.part === 'name') return { value: name.text, score: name.score, margin, readConf };
   const address = readAddress(rowsUnder(lines, name));
-  return address ? { value: address, score: name.score, margin } : null;
+  return address ? { value: address, score: name.score, margin, readConf } : null;
 }
