@@ -32,10 +32,12 @@ export function rowsUnder(lines: Line[], name: { line: Line; x0: number; x1: num
  * The address in rows under a name: from the first address-like row (past registration and tax
  * numbers and OCR noise) up to a phone/tax/date row, at most five rows.
  */
-export function readAddress(rows: AddressRow[]): string | null {
+export function readAddress(rows: AddressRow[]): { text: string; rows: AddressRow[] } | null {
   const out: string[] = [];
+  const used: AddressRow[] = [];
   let skipped = 0;
-  for (const { text } of rows) {
+  for (const row of rows) {
+    const { text } = row;
     if (isJunk(text)) continue;
     if (out.length === 0) {
       // Before the address: the registration and tax numbers, a branch or licence line.
@@ -52,8 +54,9 @@ export function readAddress(rows: AddressRow[]): string | null {
     // A price at the end of a line means the items have started.
     if (ADDRESS_STOP.test(text) || findDates(text).length || PHONE.test(text) || bareNumber(text) || /\d[.,]\d{2}$/.test(text)) break;
     // A registration number run into the first address line ("789117-W NO.53 ...") is not address.
+    used.push(row);
     out.push(out.length === 0 ? text.replace(/^(?:[A-Z]*\d{5,}-?[A-Z]?\W?|\W*\d*-[A-Z]\b\W?|(?:company|co)\.?\s*(?:reg\.?\s*)?no\W*\s*[\w-]*\d[\w-]*)\s+/i, '') : text);
     if (out.length >= 5) break;
   }
-  return out.length ? out.join(' ') : null;
+  return out.length ? { text: out.join(' '), rows: used } : null;
 }

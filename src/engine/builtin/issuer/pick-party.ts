@@ -5,7 +5,6 @@
 import type { Line, Phrase } from '../../layout/lines.js';
 import type { Candidate } from '../label-candidates.js';
 import { cleanName, cuedCandidates, issuerCandidates, joinNameAbove, nameEvidence, recipientWindow, type NameCandidate } from '../letterhead.js';
-import { meanConf } from './line-signs.js';
 import { withoutLegalForm } from './legal-forms.js';
 import { blockOf, findCues, type PartyAsk } from './party-cues.js';
 import { readAddress, rowsUnder } from './party-address.js';
@@ -16,7 +15,7 @@ export interface PartyPick {
   score: number;
   /** Winner's score minus the best candidate with another text; the score itself when there is none. */
   margin: number;
-  /** Mean OCR confidence of the name's line, 0..1 (1 for a text layer): a misread name is often read unsurely. */
+  /** Lowest OCR confidence of a word of the value's lines, 0..1 (1 for a text layer): a misread word is often read unsurely. */
   readConf: number;
 }
 
@@ -52,6 +51,8 @@ function labelledNames(labelled: Candidate[]): NameCandidate[] {
   return out;
 }
 
+const leastConf = (lines: Line[]): number => Math.min(100, ...lines.flatMap((l) => l.words.map((w) => w.conf ?? 100))) / 100;
+
 function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name: NameCandidate; margin: number } | null {
   const first = lines.filter((l) => l.page === lines[0]?.page);
   const cues = findCues(first);
@@ -74,8 +75,7 @@ export function pickParty(lines: Line[], ask: PartyAsk, labelled: Candidate[] = 
   const found = partyName(lines, ask, labelled);
   if (!found) return null;
   const { name, margin } = found;
-  const readConf = meanConf(name.line) / 100;
-  if (ask.part === 'name') return { value: name.text, score: name.score, margin, readConf };
+  if (ask.part === 'name') return { value: name.text, score: name.score, margin, readConf: leastConf([name.line]) };
   const address = readAddress(rowsUnder(lines, name));
-  return address ? { value: address, score: name.score, margin, readConf } : null;
+  return address ? { value: address.text, score: name.score, margin, readConf: leastConf(address.rows.map((r) => r.line)) } : null;
 }
