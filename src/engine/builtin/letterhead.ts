@@ -88,6 +88,8 @@ export function nameEvidence(text: string, line: Line): number {
   if (addressLike(text) && !looksLikeCompany(text)) score -= 0.4;
   // Names are printed in capitals or title case; an all-lower-case line is a slogan or noise.
   if (!/\p{Lu}/u.test(text)) score -= 0.4;
+  // ... and in title case a longer word starts with a capital ("Paid through Cash" is running text).
+  else if (/(?:^|\s)(?!(?:and|for|the|und|von|van|der|des|les|del|zum|zur)\b)\p{Ll}{4,}/u.test(text)) score -= 0.3;
   // A line with a price is an item ("CAFE CREME 12.00 2 24.00"), one with a date a header.
   if (findDates(text).length || findAmounts(line.text).some((a) => a.decimals)) score -= 0.5;
   return score;
