@@ -10,7 +10,8 @@ import { formatDate } from './format-date.js';
 import { labelCandidates, type Candidate } from './label-candidates.js';
 import { showsMonthFirst, type CalendarDate } from './parse-date.js';
 import { askedDateWords, dateFallback, paidAmount, rankCandidates } from './role-rules.js';
-import { addressFallback, vendorFallback } from './letterhead.js';
+import { askedParty, type PartyAsk } from './issuer/party-cues.js';
+import { pickParty, type PartyPick } from './issuer/pick-party.js';
 import { extractTable } from './extract-table.js';
 import type { TypedValue, ValueContext } from './typed-value.js';
 import { checkDate, ocrConfidenceOf, printedDates, type PrintedDate } from './date-checks.js';
@@ -25,6 +26,8 @@ interface DocumentFacts {
   lines: Line[];
   ctx: ValueContext;
   dateFormat: string | null;
+  /** Some words came from OCR (their read confidence is evidence). */
+  ocrRead: boolean;
   /** Dates printed anywhere in the document, for cross-checking the chosen one (computed once). */
   dates: () => PrintedDate[];
 }
@@ -41,8 +44,18 @@ function checkedDate(date: CalendarDate, ocr: number | null, ambiguous: boolean,
   return { value: formatDate(c.date, doc.dateFormat), evidence: { ...base, ocr, validated, guessed: ambiguous || repaired || c.repaired } };
 }
 
-function fallback(terms: FieldTerms, doc: DocumentFacts): ScalarResult | null {
+/**
+ * A party's pick as evidence: no label score (the page's evidence chose it), the lead over the runner-up,
+ * the least sure OCR word of its lines, and weak evidence (score under 1) counts as a guess.
+ */
+function partyResult(pick: PartyPick | null, ocrRead: boolean): ScalarResult {
+  if (!pick) return { value: null, evidence: NO_EVIDENCE };
+  return { value: pick.value, evidence: { ...NO_EVIDENCE, via: 'layout', margin: pick.margin, ocr: ocrRead ? pick.readConf : null, guessed: pick.score < 1 } };
+}
+
+function fallback(terms: FieldTerms, doc: DocumentFacts, party: PartyAsk | null): ScalarResult | null {
   const { lines } = doc;
+  if (party) return partyResult(pickParty(lines, party), doc.ocrRead);
   const layout = (value: unknown, line: Line | null): ScalarResult => ({
     value,
     evidence: { ...NO_EVIDENCE, via: 'layout', ocr: line ? ocrConfidenceOf(line) : null },
@@ -54,15 +67,6 @@ function fallback(terms: FieldTerms, doc: DocumentFacts): ScalarResult | null {
     if (!d) return null;
     const base = layout(null, null).evidence;
     return checkedDate(d.match.date, ocrConfidenceOf(d.line, d.match.start, d.match.end), d.match.ambiguous, false, base, doc);
-  }
-  if (terms.role === 'vendor') {
-    const v = vendorFallback(lines);
-    return v ? layout(v.text, v.line) : null;
-  }
-  if (terms.role === 'address') {
-    const v = vendorFallback(lines);
-    const a = addressFallback(lines, v);
-    return a === null ? null : layout(a, null);
   }
   if (terms.role === 'total') {
     const paid = paidAmount(lines);
@@ -85,14 +89,16 @@ function fromCandidate(best: Candidate, ranked: Candidate[], terms: FieldTerms, 
   return { value: output(best.value, doc.dateFormat), evidence: base };
 }
 
-function extractScalarWithEvidence(terms: FieldTerms, doc: DocumentFacts): ScalarResult {
+function extractScalarWithEvidence(terms: FieldTerms, doc: DocumentFacts, party: PartyAsk | null): ScalarResult {
   const ranked = rankCandidates(labelCandidates(doc.lines, terms, doc.ctx), terms, doc.lines.length, doc.lines);
   const best = ranked[0];
+  // A party's name is chosen among its labelled values and the page's own evidence (letterhead, cues).
+  if (party?.part === 'name') return partyResult(pickParty(doc.lines, party, ranked), doc.ocrRead);
   // A weak labelled candidate (a due date for the date, "Company" for a vendor) loses to the role's
   // layout rule (the first date, the letterhead) when that finds something.
-  const strongEnough = best && best.score >= (terms.role === 'vendor' || terms.role === 'address' ? 0.9 : 0.6);
+  const strongEnough = best && best.score >= (party || terms.role === 'vendor' || terms.role === 'address' ? 0.9 : 0.6);
   if (strongEnough) return fromCandidate(best, ranked, terms, doc);
-  const fb = fallback(terms, doc);
+  const fb = fallback(terms, doc, party);
   if (fb && fb.value !== null) return fb;
   // Last resort: the best labelled candidate, a guess; a date the role rules ruled out (another date) is none.
   if (!best || (terms.role === 'date' && best.score <= 0)) return { value: null, evidence: NO_EVIDENCE };
@@ -102,7 +108,8 @@ function extractScalarWithEvidence(terms: FieldTerms, doc: DocumentFacts): Scala
 
 function documentFacts(lines: Line[], ctx: ValueContext, dateFormat: string | null): DocumentFacts {
   let dates: PrintedDate[] | null = null;
-  return { lines, ctx, dateFormat, dates: () => (dates ??= printedDates(lines, ctx.monthFirst)) };
+  const ocrRead = lines.some((l) => l.words.some((w) => w.conf !== undefined));
+  return { lines, ctx, dateFormat, ocrRead, dates: () => (dates ??= printedDates(lines, ctx.monthFirst)) };
 }
 
 function isMissing(v: unknown): boolean {
@@ -134,7 +141,7 @@ export function extractFields(input: ExtractInput): ExtractOutput {
       data[field.name] = extractTable(lines, field as FieldDefinition & { subFields: NonNullable<FieldDefinition['subFields']> }, { ctx, dateFormat: input.dateFormat, strict: input.detectTables });
       tables.push(field.name);
     } else {
-      const r = extractScalarWithEvidence(fieldTerms(field), doc);
+      const r = extractScalarWithEvidence(fieldTerms(field), doc, askedParty(field));
       data[field.name] = r.value;
       evidence[field.name] = r.evidence;
     }

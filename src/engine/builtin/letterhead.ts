@@ -1,94 +1,183 @@
-// The issuer at the top of the first page: its name (the most prominent name-like line of the
-// letterhead) and its address (the address-like lines under the name), for documents that do not
-// label them.
-import type { Line } from '../layout/lines.js';
+// The issuer's name from the evidence of the first page: a prominent name near the top (letterhead,
+// logo line), a legal form, a tax or registration number and an address under it, a seller cue
+// ("Sold by:", "Lieferant"), and not the buyer's block, a table heading, an address, a title or a date.
+// Each candidate is scored; the caller takes the best and the margin over the runner-up.
+import type { Line, Phrase } from '../layout/lines.js';
+import type { Word } from '../types.js';
 import { findDates } from './parse-date.js';
 import { findAmounts } from './parse-amount.js';
+import { synonymsOf, tokenize } from './vocabulary.js';
+import { hasLegalForm, looksLikeCompany } from './issuer/legal-forms.js';
+import { fixDigitsInWords, restoreSpacing } from './issuer/ocr-repair.js';
+import { blockOf, type Cue } from './issuer/party-cues.js';
+import { addressLike, meanConf, NOT_A_NAME, REGISTRATION_LINE } from './issuer/line-signs.js';
 
-const COMPANY_SUFFIX = /\b(gmbh|ag|kg|ug|ltd|limited|llc|inc|corp|corporation|co|company|sdn|bhd|berhad|plc|sa|sas|sarl|s\.a\.|bv|nv|oy|ab|as|pty|enterprise|enterprises|trading|store|stores|restaurant|cafe|café|hotel|shop|mart|market|supermarket)\b\.?/i;
-/** OCR may drop the spaces between words ("LANHINGSTATIONERYSDNBHD"): a company form glued to the end of the name. */
-const GLUED_SUFFIX = /(sdn\.?\s*bhd|bhd|berhad|gmbh|ltd|limited|llc|inc|corp|plc|sarl|enterprise|enterprises|trading|restaurant|hotel|supermarket|market|mart|store)\.?\)?$/i;
-const hasCompanyForm = (text: string): boolean => COMPANY_SUFFIX.test(text) || GLUED_SUFFIX.test(text);
-const NOT_A_NAME = /\b(tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|no\.?|nr\.?|gst|vat|reg|kassenbon|beleg|table|cashier|thank|thanks|merci|danke|vielen|welcome|visit|visite)\b|invoice|rechnung|facture|receipt|quittung/i;
-/** Where the address ends: contact, tax and document lines (document words also glued by OCR: "TAXINVOICE"). */
-const ADDRESS_STOP = /\b(tel|phone|fax|e-?mail|www|http|gst|gstid|vat|tax|reg|date|datum|cashier|table|document|no\s*:)\b|@|invoice|receipt|rechnung|facture/i;
-/** General street and area words of addresses (English, German, French, Malay). */
-const STREET_WORDS = /\b(street|road|avenue|ave|blvd|boulevard|lane|drive|suite|floor|flr|level|lot|unit|block|blk|building|bldg|plaza|jalan|jln|jl|lorong|lrg|taman|tmn|kawasan|bandar|persiaran|strasse|straße|str|weg|platz|allee|gasse|rue|chemin|route|autoroute|quai|via|calle|avenida)\b/i;
+export interface NameCandidate {
+  text: string;
+  line: Line;
+  score: number;
+  /** Horizontal extent of the name, where its address block is looked for. */
+  x0: number;
+  x1: number;
+}
 
-/** A line that reads as part of an address: a house number first, a postcode, or a street word. */
-export const addressLike = (text: string): boolean =>
-  /^\W*\d+\w?\b|^\W*(?:no|nr|lot|unit)\.?\s*\d|^\W*[A-Z]{0,3}\d[\w-]*,/i.test(text) || /\b\d{4,5}\b/.test(text) || STREET_WORDS.test(text) || GLUED_ADDRESS.test(text);
-/** The same, with the spaces OCR may drop: "NO.53JALANPUTRA 1,", "81200JOHORBAHRU". */
-const GLUED_ADDRESS = /jalan|taman|lorong|kawasan|persiaran|strasse|straße|street|avenue|boulevard|(?<!\d)\d{5}(?=\p{Lu}{3})/iu;
+/** Words of running text, not of names: "Paid through Cash At Hotel", "Please ask for your invoice". */
+const SENTENCE_WORD = /(?:^|\s)(through|please|will|shall|must|should|your|our|you|we|is|are|was|were|be|been|has|have|can|may|if|when|per|paid|received)(?=\s|$)/i;
+/** Words of the document's labels (totals, numbers, dates, payment), also in other languages. */
+const LABEL_WORDS = new Set([...['number', 'date', 'total', 'quantity', 'price', 'tax', 'phone', 'order', 'currency', 'customer'].flatMap((w) => [...synonymsOf(w)]), 'cash', 'card', 'change', 'payment', 'booking', 'subtotal', 'guest', 'room', 'account']);
+/** Section headings and table column words: "Hotel Details", "Payment Information". */
+const HEADING_WORD = /\b(details|summary|information|description|overview|terms|conditions|remarks|notes|particulars|bank|payment|billing|shipping|contact)\b/i;
+const DOC_TYPE_WORD = /^(tax\s+)?(invoice|rechnung|facture|receipt|quittung|bill|credit note|gutschrift)\b[\s:]*|[\s:]*\b(tax\s+)?(invoice|rechnung|facture|receipt|quittung)$/gi;
+const SENDER_SEPARATOR = /\s+[-–·•●|]\s+|\s*[·•●|]\s*/;
+/** A sender line over an address window: a name with a company form or trade word, then address parts. */
+const isSenderLine = (l: Line): boolean => {
+  const parts = l.text.split(SENDER_SEPARATOR);
+  return parts.length >= 3 && looksLikeCompany(parts[0]) && parts.slice(1).some((p) => addressLike(p));
+};
+
+/**
+ * The recipient's address window under a sender line (letters in the DIN 5008 / C5 window layout):
+ * the next five lines in the sender line's column hold the buyer's name and address.
+ */
+export function recipientWindow(lines: Line[]): Phrase[] {
+  const out: Phrase[] = [];
+  for (const s of lines.filter(isSenderLine)) {
+    const below = lines.filter((l) => l.page === s.page && l.index > s.index && l.index <= s.index + 5);
+    for (const l of below) out.push(...l.phrases.filter((p) => p.x0 < s.x1 && p.x1 > s.x0 && !isSenderLine(l)));
+  }
+  return out;
+}
+/** Registration numbers printed after a company name: "AEON CO. (M) BHD (126925-H)". */
+const TRAILING_REG_NO = /\s*[({[][^)}\]]*\d[^)}\]]*[)}\]]?\s*$/;
+/** Tax and company registration numbers of many countries, printed next to or under the issuer's name. */
+const TAX_ID =
+  /\b(vat|ust-?id\w*|ust\.?\s*-?id\w*|uid|gst\w*|siret|siren|tva|abn|acn|hrb|hra|steuer-?n\w*|tax\s*(id|no|reg)|tin|ein|cif|nif|nip|kvk|btw|p\.?\s*iva|rcs|crn|roc|co\.?\s*reg\w*|company\s*(reg\w*|no)|reg(istration)?\.?\s*no)\b|^\W*\(?\d{5,}-?[A-Z]\)?\W*$/i;
 
 function letterRatio(text: string): number {
   const letters = (text.match(/\p{L}/gu) ?? []).length;
   return text.length ? letters / text.replace(/\s/g, '').length : 0;
 }
 
-const DOC_TYPE_WORD = /^(tax\s+)?(invoice|rechnung|facture|receipt|quittung|bill|credit note|gutschrift)\b[\s:]*|[\s:]*\b(tax\s+)?(invoice|rechnung|facture|receipt|quittung)$/gi;
-
-const SENDER_SEPARATOR = /\s+[-–·•●|]\s+|\s*[·•●|]\s*/;
-
-/** Registration numbers printed after a company name: "AEON CO. (M) BHD (126925-H)". */
-const TRAILING_REG_NO = /\s*[({[][^)}\]]*\d[^)}\]]*[)}\]]?\s*$/;
-/** Lines under a name that carry its registration or tax number, not its address: "(123456-X)", "Company No: 12345-A", "GST ID: 0012". */
-const REGISTRATION_LINE =
-  /^[({[][^)}\]]*\d[^)}\]]*[)}\]]?$|\b(company|co|reg|roc|registration|business)\b\.?\s*(no|nr|number)\b|\b(gst|vat|tax|sst)\b.{0,12}\b(no|nr|id|reg)\b|\b(no|nr)\b\W{0,3}[A-Z]{0,4}\d{5,}-?[A-Z]?\W*$/i;
-const PHONE = /\d{2,4}[-\s]\s?\d{3,4}\s?\d{3,4}/;
-/** OCR noise: fewer than three letters or digits. */
-const isJunk = (text: string): boolean => (text.match(/[\p{L}\p{N}]/gu) ?? []).length < 3;
-/** A number alone on its line (a tax or registration number without its label). */
-const bareNumber = (text: string): boolean => !/\p{L}{2}/u.test(text) && (text.match(/\d/g) ?? []).length >= 5;
-
-function meanConf(line: Line): number {
-  const cs = line.words.map((w) => w.conf).filter((c): c is number => c !== undefined);
-  return cs.length ? cs.reduce((a, b) => a + b, 0) / cs.length : 100;
+/**
+ * A phrase's text; letter-spaced titles of text-layer pages ("A C M E   T R A D I N G") are written by
+ * the PDF as one word per letter, and the wider gaps are the spaces.
+ */
+export function phraseText(words: Word[]): string {
+  const singles = words.filter((w) => [...w.text].length === 1).length;
+  if (words.length < 4 || singles < 0.7 * words.length || words.some((w) => w.conf !== undefined)) return words.map((w) => w.text).join(' ');
+  const gaps = words.slice(1).map((w, i) => w.x0 - words[i].x1);
+  const narrow = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 3)];
+  return words.map((w, i) => (i > 0 && gaps[i - 1] > Math.max(2 * narrow, narrow + 0.15 * (w.y1 - w.y0)) ? ' ' : '') + w.text).join('');
 }
 
-/** The issuer's name: the most prominent name-like text near the top of the first page. */
-export function vendorFallback(lines: Line[]): { line: Line; text: string } | null {
-  const top = lines.filter((l) => l.page === lines[0]?.page).slice(0, 12);
-  if (top.length === 0) return null;
+/** A row of several short phrases without figures: the heading of a table ("Hotel Details  Check In  Rooms"). */
+const isTableHeading = (l: Line): boolean => l.phrases.length >= 3 && !/\d/.test(l.text) && l.phrases.every((p) => p.words.length <= 3);
+
+/** How the text of one candidate reads as a party's name, whatever its place on the page. */
+export function nameEvidence(text: string, line: Line): number {
+  let score = 0.01 * text.split(/\s+/).length;
+  if (hasLegalForm(text)) score += 0.5;
+  else if (looksLikeCompany(text)) score += 0.4;
+  if (NOT_A_NAME.test(text) || /@|\.(com|net|org|de|fr)\b/i.test(text)) score -= 0.6;
+  if (HEADING_WORD.test(text) && !hasLegalForm(text)) score -= 0.4;
+  if (SENTENCE_WORD.test(text)) score -= 0.4;
+  // Labels start or end with their concept word ("Grand Total", "Booking ID"); a name may hold one inside.
+  const tokens = tokenize(text);
+  if (!hasLegalForm(text) && [tokens[0], tokens[tokens.length - 1]].some((t) => LABEL_WORDS.has(t))) score -= 0.4;
+  // The address under the name is not the name.
+  if (addressLike(text) && !looksLikeCompany(text)) score -= 0.4;
+  // Names are printed in capitals or title case; an all-lower-case line is a slogan or noise.
+  if (!/\p{Lu}/u.test(text)) score -= 0.4;
+  // ... and in title case a longer word starts with a capital ("Paid through Cash" is running text).
+  else if (/(?:^|\s)(?!(?:and|for|the|und|von|van|der|des|les|del|zum|zur)\b)\p{Ll}{4,}/u.test(text)) score -= 0.3;
+  // A line with a price is an item ("CAFE CREME 12.00 2 24.00"), one with a date a header.
+  if (findDates(text).length || findAmounts(line.text).some((a) => a.decimals)) score -= 0.5;
+  return score;
+}
+
+/** Name text cut from a phrase or line: without a document title, a leading label or a trailing registration number. */
+export function cleanName(raw: string, ocr: boolean): string | null {
+  const text = raw.replace(DOC_TYPE_WORD, '').replace(TRAILING_REG_NO, '').replace(/^[^:]{1,25}:\s*/, '').replace(/[,;]+$/, '').trim();
+  const letters = (text.match(/\p{L}/gu) ?? []).length;
+  if (letters < 4 || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8) return null;
+  return ocr ? restoreSpacing(fixDigitsInWords(text, { name: true })) : text;
+}
+
+interface Option {
+  text: string;
+  height: number;
+  x0: number;
+  x1: number;
+  bonus: number;
+  phrases: Phrase[];
+}
+
+function optionsOf(l: Line, ocr: boolean): Option[] {
+  const parts = l.text.split(SENDER_SEPARATOR);
+  const all = { x0: l.x0, x1: l.x1, phrases: l.phrases };
+  return [
+    // OCR splits names at wide letter gaps, so on OCR pages the whole line is a candidate too.
+    ...(ocr ? [{ text: l.text, bonus: 0, height: l.height, ...all }] : []),
+    // A phrase's own size: a small name next to a big "INVOICE" title is still small print.
+    ...l.phrases.map((ph) => ({ text: phraseText(ph.words), bonus: 0, height: Math.max(...ph.words.map((w) => w.y1 - w.y0)), x0: ph.x0, x1: ph.x1, phrases: [ph] })),
+    // A sender line above an address window ("ACME GmbH · Main St 1 · 12345 Town") starts with the name.
+    ...(parts.length >= 3 ? [{ text: parts[0], bonus: 0.5, height: l.height, ...all }] : []),
+  ];
+}
+
+/**
+ * Candidates for the issuer's name on the first page, scored. `buyerZone` holds the phrases of the
+ * buyer's and ship-to blocks; `sellerCues` the seller cues found on the page.
+ */
+export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Set<Phrase>): NameCandidate[] {
+  const page = lines.filter((l) => l.page === lines[0]?.page);
+  const top = page.slice(0, 12);
+  if (top.length === 0) return [];
   // OCR makes tall boxes of logos and smudges; only confidently read lines set the scale.
   const clear = top.filter((l) => meanConf(l) >= 60);
   const maxH = Math.max(...(clear.length ? clear : top).map((l) => l.height));
-  let best: { line: Line; text: string; score: number } | null = null;
-  top.forEach((l, i) => {
-    // A sender line above an address window ("ACME GmbH · Main St 1 · 12345 Town") starts with the name.
-    const parts = l.text.split(SENDER_SEPARATOR);
-    // OCR splits names at wide letter gaps, so on OCR pages the whole line is a candidate too.
+  const out: NameCandidate[] = [];
+  page.forEach((l, i) => {
     const ocr = l.words.some((w) => w.conf !== undefined);
     const conf = meanConf(l);
-    const options = [
-      ...(ocr ? [{ text: l.text, bonus: 0, height: l.height }] : []),
-      // A phrase's own size: a small name next to a big "INVOICE" title is still small print.
-      ...l.phrases.map((ph) => ({ text: ph.text, bonus: 0, height: Math.max(...ph.words.map((w) => w.y1 - w.y0)) })),
-      ...(parts.length >= 3 ? [{ text: parts[0], bonus: 0.5, height: l.height }] : []),
-    ];
-    for (const o of options) {
-      const text = o.text.replace(DOC_TYPE_WORD, '').replace(TRAILING_REG_NO, '').replace(/^[^:]{1,25}:\s*/, '').replace(/[,;]+$/, '').trim();
-      const letters = (text.match(/\p{L}/gu) ?? []).length;
-      if (letters < 4 || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8) continue;
-      let score = Math.min(1, o.height / maxH) - 0.04 * i + 0.01 * text.split(/\s+/).length + o.bonus;
-      if (hasCompanyForm(text)) score += 0.5;
+    // Past the letterhead a name needs more evidence than its size (a legal form and a tax number, a cue).
+    const place = -0.04 * Math.min(i, 12) - (i >= 12 ? 0.3 + 0.3 * (l.y0 / l.pageHeight) : 0);
+    const taxNear = page.slice(i, i + 4).some((n) => TAX_ID.test(n.text));
+    for (const o of optionsOf(l, ocr)) {
+      const text = cleanName(o.text, ocr);
+      if (!text) continue;
+      let score = Math.min(1, o.height / maxH) + place + o.bonus + nameEvidence(text, l);
+      // The value of some other label ("Guest Name: Jane Roe") is not the issuer's name.
+      if (/^[^:]{1,25}:\s*\S/.test(o.text)) score -= 0.3;
       // A party's name is followed by its address (a street number or a postcode on the next line).
-      const next = top.slice(i + 1).find((n) => !REGISTRATION_LINE.test(n.text.trim()));
+      const next = page.slice(i + 1, i + 6).find((n) => !REGISTRATION_LINE.test(n.text.trim()));
       if (next && next.x0 <= l.x1 && next.x1 >= l.x0 && /^\d+\w?\b|\b\w+\s+\d+\w?,?$|\b\d{4,5}\b/.test(next.text.trim())) score += 0.15;
-      if (NOT_A_NAME.test(text) || /@|\.(com|net|org|de|fr)\b/i.test(text)) score -= 0.6;
-      // The address under the name is not the name.
-      if (addressLike(text) && !hasCompanyForm(text)) score -= 0.4;
-      // Names are printed in capitals or title case; an all-lower-case line is a slogan or noise.
-      if (!/\p{Lu}/u.test(text)) score -= 0.4;
+      if (taxNear && looksLikeCompany(text)) score += 0.2;
+      if (isTableHeading(l)) score -= 0.6;
+      if (o.phrases.some((p) => buyerZone.has(p))) score -= 0.9;
       // A logo or smudge read by OCR comes with a low confidence.
       if (conf < 35) score -= 0.8;
       else if (conf < 60) score -= 0.25;
-      // A line with a price is an item ("CAFE CREME 12.00 2 24.00"), one with a date a header.
-      if (findDates(text).length || findAmounts(l.text).some((a) => a.decimals)) score -= 0.5;
-      if (!best || score > best.score) best = { line: l, text, score };
+      out.push({ text, line: l, score, x0: o.x0, x1: o.x1 });
     }
   });
-  return best && joinNameAbove(top, best);
+  return [...out, ...cuedCandidates(lines, sellerCues)];
+}
+
+/** Names printed after or under a seller cue ("Sold by: ACME Ltd", "Supplier" over "ACME Ltd"). */
+export function cuedCandidates(lines: Line[], cues: Cue[]): NameCandidate[] {
+  const out: NameCandidate[] = [];
+  for (const cue of cues) {
+    const ocr = cue.line.words.some((w) => w.conf !== undefined);
+    const inline = cue.inline && cleanName(cue.inline.split(/\s*,\s+(?=\p{L}[\p{L}\s-]*:)/u)[0], ocr);
+    if (inline) out.push({ text: inline, line: cue.line, score: 1.2 + nameEvidence(inline, cue.line), x0: cue.phrase.x0, x1: cue.phrase.x1 });
+    if (cue.inline) continue;
+    blockOf(lines, cue, 2).forEach((b, k) => {
+      const text = cleanName(b.text, ocr);
+      if (text) out.push({ text, line: b.line, score: (k === 0 ? 1 : 0.7) + nameEvidence(text, b.line), x0: b.phrases[0].x0, x1: b.phrases[b.phrases.length - 1].x1 });
+    });
+  }
+  return out;
 }
 
 /**
@@ -96,50 +185,16 @@ export function vendorFallback(lines: Line[]): { line: Line; text: string } | nu
  * above a name with a company form is its first half when it is in capitals like it, about as tall,
  * and holds no digits, company form or document word of its own.
  */
-function joinNameAbove(top: Line[], best: { line: Line; text: string }): { line: Line; text: string } {
-  const i = top.indexOf(best.line);
-  const above = top[i - 1];
-  if (!above || best.text !== best.line.text.trim() || !hasCompanyForm(best.text)) return best;
+export function joinNameAbove(lines: Line[], best: NameCandidate): NameCandidate {
+  const above = lines.find((l) => l.index === best.line.index - 1);
+  const wholeLine = best.x0 <= best.line.x0 + 1 && best.x1 >= best.line.x1 - 1;
+  if (!above || above.page !== best.line.page || !wholeLine || !looksLikeCompany(best.text)) return best;
   const t = above.text.trim();
   const caps = (s: string) => s === s.toUpperCase() && /\p{Lu}{2}/u.test(s);
   const similar = above.height <= best.line.height * 1.3 && above.height >= best.line.height * 0.75;
   const close = best.line.y0 - above.y1 < 1.2 * best.line.height;
-  if (caps(t) && caps(best.text) && similar && close && meanConf(above) >= 60 && !/\d/.test(t) && !hasCompanyForm(t) && !NOT_A_NAME.test(t) && letterRatio(t) >= 0.8) {
-    return { line: best.line, text: `${t} ${best.text}` };
+  if (caps(t) && caps(best.text) && similar && close && meanConf(above) >= 60 && !/\d/.test(t) && !looksLikeCompany(t) && !NOT_A_NAME.test(t) && letterRatio(t) >= 0.8) {
+    return { ...best, text: `${restoreSpacing(fixDigitsInWords(t, { name: true }))} ${best.text}` };
   }
   return best;
-}
-
-/**
- * The issuer's address: under its name, from the first address-like line (past registration and tax
- * numbers and OCR noise) up to a phone/tax/date line, at most five lines.
- */
-export function addressFallback(lines: Line[], vendorAt: { line: Line } | null): string | null {
-  if (!vendorAt) return null;
-  const vendor = vendorAt.line;
-  const out: string[] = [];
-  let skipped = 0;
-  for (const l of lines.slice(vendor.index + 1, vendor.index + 10)) {
-    if (l.page !== vendor.page) break;
-    const text = l.text.trim();
-    if (isJunk(text)) continue;
-    if (out.length === 0) {
-      // Before the address: the registration and tax numbers, a branch or licence line.
-      if (REGISTRATION_LINE.test(text) || bareNumber(text) || /^[\p{L} .]{2,15}:\s*[\w-]*\d[\w-]*$/u.test(text)) continue;
-      if (findDates(text).length || PHONE.test(text)) {
-        if (++skipped > 2) break;
-        continue;
-      }
-      if (!addressLike(text) || ADDRESS_STOP.test(text.replace(/^[A-Z]*\d{5,}-?[A-Z]?\W?\s+/i, ''))) {
-        if (++skipped > 2) break;
-        continue;
-      }
-    }
-    // A price at the end of a line means the items have started.
-    if (ADDRESS_STOP.test(text) || findDates(text).length || PHONE.test(text) || bareNumber(text) || /\d[.,]\d{2}$/.test(text)) break;
-    // A registration number run into the first address line ("789117-W NO.53 ...") is not address.
-    out.push(out.length === 0 ? text.replace(/^(?:[A-Z]*\d{5,}-?[A-Z]?\W?|\W*\d*-[A-Z]\b\W?|(?:company|co)\.?\s*(?:reg\.?\s*)?no\W*\s*[\w-]*\d[\w-]*)\s+/i, '') : text);
-    if (out.length >= 5) break;
-  }
-  return out.length ? out.join(' ') : null;
 }

@@ -1,0 +1,37 @@
+// Company legal forms of many countries and the common words of business names: they tell a company's
+// name from other text, and let the spaces OCR dropped around them be put back (ocr-repair.ts).
+
+/**
+ * Forms that are not ordinary words, matched anywhere in a name as a word of their own (US/UK/IN/AU/SG,
+ * DE/AT/CH, FR/BE/LU, ES/IT/PT/BR, NL, Nordic, CEE, MY/ID, JP, RU).
+ */
+const STRONG_FORM =
+  /(?:^|[\s,(&])(gmbh|mbh|kgaa|ltd|limited|llc|l\.l\.c|inc|incorporated|corp|corporation|plc|llp|pllc|sarl|s\.à\s?r\.l|s\.a\.r\.l|sàrl|eurl|sasu|s\.a\.s|s\.a|s\.l|s\.p\.a|s\.r\.l|s\.r\.o|a\/s|aps|oyj|oy|bvba|b\.v|n\.v|sdn\.?\s*bhd|bhd|berhad|pte|pty|pvt|kft|zrt|ltda|lda|sp\.\s?z\s?o\.\s?o|d\.o\.o|k\.k|ooo|pjsc|jsc|tbk|e\.\s?k|ohg|gbr|co\.|&\s?co)\.?(?=$|[\s,.)])/i;
+
+/** Short forms that are also ordinary words or units ("AS", "SA", "KG"): only in capitals, ending the name. */
+const WEAK_FORM = /\s(AG|KG|UG|SA|SL|SAS|SE|AS|ASA|AB|NV|BV|CV|KK|SpA|SPA|Srl|SRL|SRO|PC|LP|Co|CO|OG|SARL)\.?$/;
+
+/** Words of business names that are not legal forms: a shop or trade, still a sign of a name. */
+const TRADE_WORD =
+  /\b(trading|traders|enterprise|enterprises|store|stores|restaurant|restoran|cafe|café|coffee|bakery|hotel|motel|shop|mart|market|supermarket|minimarket|pharmacy|apotheke|pharmacie|bistro|grill|kitchen|boutique|bookstore|hardware|stationery|electronics|services|solutions|consulting|industries|holdings|group|international|systems|technologies|partners|associates|agency|studio|clinic|motors|company)\b/i;
+
+/** A form written with the words of the name run together by OCR: "LANHINGSTATIONERYSDNBHD". */
+const GLUED_FORM = /(sdn\.?\s*bhd|bhd|berhad|gmbh|ltd|limited|llc|inc|corp|plc|sarl|enterprise|enterprises|trading|restaurant|hotel|supermarket|market|mart|store)\.?\)?$/i;
+
+/** The name without its legal forms: "ACME Trading, Inc." -> "ACME Trading,". */
+export const withoutLegalForm = (text: string): string =>
+  text.replace(new RegExp(STRONG_FORM.source, 'gi'), ' ').replace(WEAK_FORM, '').trim();
+export const hasLegalForm = (text: string): boolean => STRONG_FORM.test(text) || WEAK_FORM.test(text.trim());
+export const hasTradeWord = (text: string): boolean => TRADE_WORD.test(text);
+/** A legal form or a trade word, also glued to the name by OCR. */
+export const looksLikeCompany = (text: string): boolean => hasLegalForm(text) || hasTradeWord(text) || GLUED_FORM.test(text);
+
+/**
+ * Words that end business names, longest first, as OCR glues them (without their spaces). Splitting
+ * them off the end of a run-together word restores "LANHING STATIONERY SDN BHD".
+ */
+export const GLUED_TAILS = [
+  'SDN BHD', 'PTE LTD', 'PTY LTD', 'PVT LTD', 'CORPORATION', 'INTERNATIONAL', 'ENTERPRISES', 'SUPERMARKET', 'ENTERPRISE', 'RESTAURANT',
+  'ENGINEERING', 'ELECTRONICS', 'INDUSTRIES', 'STATIONERY', 'MARKETING', 'MACHINERY', 'HOLDINGS', 'HARDWARE', 'SERVICES', 'PHARMACY',
+  'TRADING', 'LIMITED', 'COMPANY', 'BERHAD', 'BAKERY', 'MARKET', 'STORE', 'HOTEL', 'GMBH', 'CAFE', 'BHD', 'LTD', 'LLC', 'INC', 'PLC',
+].map((spaced) => ({ glued: spaced.replace(' ', ''), spaced }));

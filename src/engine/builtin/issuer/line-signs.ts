@@ -1,0 +1,31 @@
+// Signs of what a printed line is, for telling a party's name from its address, its registration
+// numbers and the document's own words (English, German, French, Malay and general forms).
+import type { Line } from '../../layout/lines.js';
+
+export const NOT_A_NAME =
+  /\b(tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|no\.?|nr\.?|gst|vat|reg|kassenbon|beleg|table|cashier|thank|thanks|merci|danke|vielen|welcome|visit|visite)\b|invoice|rechnung|facture|receipt|quittung/i;
+/** Where an address ends: contact, tax and document lines (document words also glued by OCR: "TAXINVOICE"). */
+export const ADDRESS_STOP = /\b(tel|phone|fax|e-?mail|www|http|gst|gstid|vat|tax|reg|date|datum|cashier|table|document|no\s*:)\b|@|invoice|receipt|rechnung|facture/i;
+/** General street and area words of addresses (English, German, French, Malay, Spanish, Italian). */
+const STREET_WORDS =
+  /\b(street|road|avenue|ave|blvd|boulevard|lane|drive|suite|floor|flr|level|lot|unit|block|blk|building|bldg|plaza|jalan|jln|jl|lorong|lrg|taman|tmn|kawasan|bandar|persiaran|strasse|straße|str|weg|platz|allee|gasse|rue|chemin|route|autoroute|quai|via|calle|avenida)\b/i;
+/** The same, with the spaces OCR may drop: "NO.53JALANPUTRA 1,", "81200JOHORBAHRU". */
+const GLUED_ADDRESS = /jalan|taman|lorong|kawasan|persiaran|strasse|straße|street|avenue|boulevard|(?<!\d)\d{5}(?=\p{Lu}{3})/iu;
+
+/** A line that reads as part of an address: a house number first, a postcode, or a street word. */
+export const addressLike = (text: string): boolean =>
+  /^\W*\d+\w?\b|^\W*(?:no|nr|lot|unit)\.?\s*\d|^\W*[A-Z]{0,3}\d[\w-]*,/i.test(text) || /\b\d{4,5}\b/.test(text) || STREET_WORDS.test(text) || GLUED_ADDRESS.test(text);
+
+/** Lines under a name that carry its registration or tax number, not its address: "(123456-X)", "Company No: 12345-A", "GST ID: 0012". */
+export const REGISTRATION_LINE =
+  /^[({[][^)}\]]*\d[^)}\]]*[)}\]]?$|\b(company|co|reg|roc|registration|business)\b\.?\s*(no|nr|number)\b|\b(gst|vat|tax|sst)\b.{0,12}\b(no|nr|id|reg)\b|\b(no|nr)\b\W{0,3}[A-Z]{0,4}\d{5,}-?[A-Z]?\W*$/i;
+export const PHONE = /\d{2,4}[-\s]\s?\d{3,4}\s?\d{3,4}/;
+/** OCR noise: fewer than three letters or digits. */
+export const isJunk = (text: string): boolean => (text.match(/[\p{L}\p{N}]/gu) ?? []).length < 3;
+/** A number alone on its line (a tax or registration number without its label). */
+export const bareNumber = (text: string): boolean => !/\p{L}{2}/u.test(text) && (text.match(/\d/g) ?? []).length >= 5;
+
+export function meanConf(line: Line): number {
+  const cs = line.words.map((w) => w.conf).filter((c): c is number => c !== undefined);
+  return cs.length ? cs.reduce((a, b) => a + b, 0) / cs.length : 100;
+}

@@ -1,0 +1,62 @@
+// A party's address: the address-like lines printed right under its name, joined as printed.
+import type { Line } from '../../layout/lines.js';
+import { findDates } from '../parse-date.js';
+import { fixDigitsInWords } from './ocr-repair.js';
+import { ADDRESS_STOP, addressLike, bareNumber, isJunk, PHONE, REGISTRATION_LINE } from './line-signs.js';
+
+export interface AddressRow {
+  line: Line;
+  /** The row's text inside the party's column. */
+  text: string;
+}
+
+/**
+ * Rows under a name at x0..x1: the whole line on OCR pages (receipts print one column, and OCR may
+ * cut a line into pieces; letters it read as digits repaired), the phrases over the name's column on text-layer pages (a buyer's block
+ * may stand beside the seller's).
+ */
+export function rowsUnder(lines: Line[], name: { line: Line; x0: number; x1: number }, count = 9): AddressRow[] {
+  const at = lines.findIndex((l) => l.index === name.line.index);
+  const h = name.line.height;
+  return lines
+    .slice(at + 1, at + 1 + count)
+    .filter((l) => l.page === name.line.page)
+    .map((line) => {
+      if (line.words.some((w) => w.conf !== undefined)) return { line, text: fixDigitsInWords(line.text.trim(), { name: false }) };
+      const inColumn = line.phrases.filter((p) => p.x1 > name.x0 - h && p.x0 < name.x1 + h);
+      return { line, text: inColumn.map((p) => p.text).join(' ').trim() };
+    });
+}
+
+/**
+ * The address in rows under a name: from the first address-like row (past registration and tax
+ * numbers and OCR noise) up to a phone/tax/date row, at most five rows.
+ */
+export function readAddress(rows: AddressRow[]): { text: string; rows: AddressRow[] } | null {
+  const out: string[] = [];
+  const used: AddressRow[] = [];
+  let skipped = 0;
+  for (const row of rows) {
+    const { text } = row;
+    if (isJunk(text)) continue;
+    if (out.length === 0) {
+      // Before the address: the registration and tax numbers, a branch or licence line.
+      if (REGISTRATION_LINE.test(text) || bareNumber(text) || /^[\p{L} .]{2,15}:\s*[\w-]*\d[\w-]*$/u.test(text)) continue;
+      if (findDates(text).length || PHONE.test(text)) {
+        if (++skipped > 2) break;
+        continue;
+      }
+      if (!addressLike(text) || ADDRESS_STOP.test(text.replace(/^[A-Z]*\d{5,}-?[A-Z]?\W?\s+/i, ''))) {
+        if (++skipped > 2) break;
+        continue;
+      }
+    }
+    // A price at the end of a line means the items have started.
+    if (ADDRESS_STOP.test(text) || findDates(text).length || PHONE.test(text) || bareNumber(text) || /\d[.,]\d{2}$/.test(text)) break;
+    // A registration number run into the first address line ("789117-W NO.53 ...") is not address.
+    used.push(row);
+    out.push(out.length === 0 ? text.replace(/^(?:[A-Z]*\d{5,}-?[A-Z]?\W?|\W*\d*-[A-Z]\b\W?|(?:company|co)\.?\s*(?:reg\.?\s*)?no\W*\s*[\w-]*\d[\w-]*)\s+/i, '') : text);
+    if (out.length >= 5) break;
+  }
+  return out.length ? { text: out.join(' '), rows: used } : null;
+}

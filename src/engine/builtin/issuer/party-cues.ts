@@ -1,0 +1,152 @@
+// Which party of a document a field asks for (the seller who issues it, the buyer it is billed to, or
+// where the goods go), and the printed cues of each party's block ("Sold by:", "Bill To", "Kunde",
+// "Lieferadresse"), in English, German, French, Spanish, Italian and Dutch.
+import type { Line, Phrase } from '../../layout/lines.js';
+
+export type Party = 'seller' | 'buyer' | 'ship_to';
+
+export interface PartyAsk {
+  party: Party;
+  /** The party's name, or its address block. */
+  part: 'name' | 'address';
+}
+
+/** Words of a field's name or description that name a party; two-word names are joined ("bill to" -> billto). */
+const PARTY_WORDS: Record<Party, Set<string>> = {
+  ship_to: new Set(['ship', 'shipping', 'shipto', 'delivery', 'deliver', 'consignee', 'lieferadresse', 'lieferanschrift', 'warenempfänger', 'livraison']),
+  buyer: new Set(['customer', 'buyer', 'client', 'billto', 'billing', 'billed', 'purchaser', 'payer', 'soldto', 'invoicee', 'recipient', 'debtor', 'kunde', 'käufer', 'rechnungsempfänger', 'acheteur']),
+  seller: new Set(['vendor', 'seller', 'supplier', 'company', 'merchant', 'issuer', 'store', 'shop', 'business', 'restaurant', 'biller', 'payee', 'provider', 'sender', 'soldby', 'billfrom', 'from', 'creditor', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur']),
+};
+/** Seller words that also say "a company" in general: the description may name the party instead ("company" of the customer). */
+const GENERIC_SELLER = new Set(['company', 'business']);
+const ADDRESS_WORDS = new Set(['address', 'addr', 'adresse', 'anschrift', 'location']);
+/** Other words a party's name or address field may carry ("vendor_name", "legal_name"). */
+const NEUTRAL_WORDS = new Set(['name', 'legal', 'full', 'registered', 'official', 'party', 'details', 'of', 'the', 'to', 'by', 'bill', 'sold']);
+
+const wordsOf = (text: string): string[] =>
+  text
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+const withPairs = (words: string[]): string[] => [...words, ...words.slice(1).map((w, i) => words[i] + w)];
+
+function partyIn(tokens: string[]): Party | null {
+  for (const party of ['ship_to', 'buyer', 'seller'] as const) if (tokens.some((t) => PARTY_WORDS[party].has(t))) return party;
+  return null;
+}
+
+/**
+ * The party a text field asks for, from its name and, when the name is generic ("company", "address"),
+ * its description. null: the field is not a party's name or address ("customer_number", "vendor_vat_id").
+ */
+export function askedParty(field: { name: string; description?: string; type: string }): PartyAsk | null {
+  if (field.type !== 'text') return null;
+  const words = wordsOf(field.name);
+  const known = (t: string) => ADDRESS_WORDS.has(t) || NEUTRAL_WORDS.has(t) || Object.values(PARTY_WORDS).some((s) => s.has(t));
+  if (words.length === 0 || !words.every(known)) return null;
+  const name = withPairs(words);
+  const part = name.some((t) => ADDRESS_WORDS.has(t)) ? 'address' : 'name';
+  const fromName = partyIn(name);
+  const generic = fromName === null || (fromName === 'seller' && name.every((t) => !PARTY_WORDS.seller.has(t) || GENERIC_SELLER.has(t)));
+  const fromDescription = generic ? partyIn(withPairs(wordsOf(field.description ?? ''))) : null;
+  const party = fromDescription ?? fromName ?? (part === 'address' ? 'seller' : null);
+  return party ? { party, part } : null;
+}
+
+/** Printed cues that head a party's block or label its name; single words only with a colon or alone. */
+const CUES: Record<Party, string[]> = {
+  seller: [
+    'sold by', 'bill from', 'billed by', 'issued by', 'invoice from', 'service provider', 'seller', 'supplier', 'vendor', 'issuer',
+    'merchant', 'provider', 'payee', 'from', 'verkäufer', 'rechnungssteller', 'lieferant', 'leistungserbringer', 'anbieter', 'absender',
+    'vendeur', 'fournisseur', 'émetteur', 'prestataire', 'vendido por', 'proveedor', 'emisor', 'venditore', 'fornitore', 'cedente',
+    'verkoper', 'leverancier',
+  ],
+  buyer: [
+    'bill to', 'billed to', 'billing address', 'invoice to', 'invoiced to', 'sold to', 'customer', 'client', 'buyer', 'purchaser',
+    'recipient', 'payer', 'to', 'kunde', 'rechnungsempfänger', 'rechnungsadresse', 'käufer', 'auftraggeber', 'leistungsempfänger',
+    'empfänger', 'acheteur', 'facturé à', 'facturer à', 'adresse de facturation', 'destinataire', 'cliente', 'comprador', 'acquirente',
+    'committente', 'koper', 'klant',
+  ],
+  ship_to: [
+    'ship to', 'shipped to', 'deliver to', 'delivered to', 'delivery address', 'shipping address', 'delivery to', 'consignee',
+    'lieferadresse', 'lieferanschrift', 'warenempfänger', 'adresse de livraison', 'livraison', 'livré à', 'livrer à', 'envío a',
+    'enviar a', 'spedire a', 'destinazione', 'afleveradres',
+  ],
+};
+/** Words too common to be a cue without a colon after them ("from 1 May", "to be paid"). */
+const COLON_ONLY = new Set(['from', 'to', 'client', 'customer']);
+
+const CUE_PATTERNS = (Object.entries(CUES) as [Party, string[]][]).flatMap(([party, cues]) =>
+  cues.map((cue) => ({
+    party,
+    single: !cue.includes(' '),
+    colonOnly: COLON_ONLY.has(cue),
+    re: new RegExp(`^\\W{0,2}${cue.replace(/\s+/g, '[\\s-]*')}(?![\\p{L}\\p{N}])\\s*(:)?\\s*(.*)$`, 'iu'),
+  })),
+);
+
+export interface Cue {
+  party: Party;
+  line: Line;
+  phrase: Phrase;
+  /** The name printed after the cue on its phrase ("Sold by: ACME Ltd"), or null for a heading. */
+  inline: string | null;
+}
+
+/** A phrase that starts with a party cue, and what follows it. */
+export function cueOf(phraseText: string): { party: Party; inline: string | null } | null {
+  for (const p of CUE_PATTERNS) {
+    const m = p.re.exec(phraseText.trim());
+    if (!m) continue;
+    const colon = m[1] !== undefined;
+    // "Bill to Address:" is a heading too: the rest is a label of its own.
+    const rest = /^[\p{L} .]{1,25}:$/u.test(m[2].trim()) ? '' : m[2].trim();
+    if (p.colonOnly && !colon) continue;
+    // "Customer No: 12" or "Supplier portal" is not the cue of a block.
+    if (!colon && rest !== '' && p.single) continue;
+    return { party: p.party, inline: rest === '' ? null : rest };
+  }
+  return null;
+}
+
+export function findCues(lines: Line[]): Cue[] {
+  const out: Cue[] = [];
+  for (const line of lines) {
+    for (const phrase of line.phrases) {
+      const c = cueOf(phrase.text);
+      if (c) out.push({ ...c, line, phrase });
+    }
+  }
+  return out;
+}
+
+export interface BlockLine {
+  line: Line;
+  /** The phrases of the line inside the block's column. */
+  phrases: Phrase[];
+  text: string;
+}
+
+/**
+ * The lines of a cue's block: below it (its own line first when the name follows the cue), in its
+ * column (phrases that start within the cue phrase's span), up to a wide gap or another cue.
+ */
+export function blockOf(lines: Line[], cue: Cue, maxLines = 7): BlockLine[] {
+  const h = cue.line.height;
+  const x0 = cue.phrase.x0 - 2 * h;
+  const x1 = Math.max(cue.phrase.x1, cue.phrase.x0 + 6 * h) + h;
+  const out: BlockLine[] = [];
+  let bottom = cue.line.y1;
+  for (const line of lines) {
+    if (line.page !== cue.line.page || line.index <= cue.line.index) continue;
+    if (line.y0 - bottom > 2.5 * Math.max(h, line.height)) break;
+    const phrases = line.phrases.filter((p) => p.x0 >= x0 && p.x0 <= x1);
+    if (phrases.length === 0) continue;
+    if (phrases.some((p) => cueOf(p.text))) break;
+    out.push({ line, phrases, text: phrases.map((p) => p.text).join(' ') });
+    bottom = line.y1;
+    if (out.length >= maxLines) break;
+  }
+  return out;
+}

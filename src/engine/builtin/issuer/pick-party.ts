@@ -1,0 +1,81 @@
+// Picks the party a field asks for: the seller's name from the evidence of the whole first page
+// (letterhead.ts), the buyer's or ship-to name from its printed block, and either's address from the
+// rows under the name. Returns the winner's score and its margin over the runner-up, from which a
+// confidence can be made.
+import type { Line, Phrase } from '../../layout/lines.js';
+import type { Candidate } from '../label-candidates.js';
+import { cleanName, cuedCandidates, issuerCandidates, joinNameAbove, nameEvidence, recipientWindow, type NameCandidate } from '../letterhead.js';
+import { withoutLegalForm } from './legal-forms.js';
+import { blockOf, findCues, type PartyAsk } from './party-cues.js';
+import { readAddress, rowsUnder } from './party-address.js';
+
+export interface PartyPick {
+  value: string;
+  /** The winning candidate's evidence score (about -1..2.5; over 1 is a name with strong evidence). */
+  score: number;
+  /** Winner's score minus the best candidate with another text; the score itself when there is none. */
+  margin: number;
+  /** Lowest OCR confidence of a word of the value's lines, 0..1 (1 for a text layer): a misread word is often read unsurely. */
+  readConf: number;
+}
+
+const fold = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * The best candidate and its margin over the best rival (a candidate that is not a piece of the same
+ * name). The same company printed twice, with and without its legal form ("ACME Trading" in the
+ * letterhead, "ACME Trading, Inc." in the small print), is given as printed highest on the page.
+ */
+function best(cands: NameCandidate[]): { top: NameCandidate; margin: number } | null {
+  const sorted = [...cands].sort((a, b) => b.score - a.score);
+  const first = sorted[0];
+  if (!first) return null;
+  const f = fold(first.text);
+  const rival = sorted.find((c) => !f.includes(fold(c.text)) && !fold(c.text).includes(f));
+  const entity = fold(withoutLegalForm(first.text));
+  const top = sorted.filter((c) => c.score >= first.score - 0.5 && fold(withoutLegalForm(c.text)) === entity).sort((a, b) => a.line.index - b.line.index)[0];
+  return { top: { ...top, score: first.score }, margin: rival ? first.score - rival.score : Math.max(0, first.score) };
+}
+
+/**
+ * Values printed after the field's own label words ("Vendor: ACME Ltd"), as names: a value that does not
+ * read as a name (a document title under a word that merely starts with "shop") drops out.
+ */
+function labelledNames(labelled: Candidate[]): NameCandidate[] {
+  const out: NameCandidate[] = [];
+  for (const c of labelled) {
+    if (c.value.kind !== 'text') continue;
+    const text = cleanName(c.value.value, c.line.words.some((w) => w.conf !== undefined));
+    if (text) out.push({ text, line: c.line, score: c.score + 0.4 + nameEvidence(text, c.line), x0: c.line.x0, x1: c.line.x1 });
+  }
+  return out;
+}
+
+const leastConf = (lines: Line[]): number => Math.min(100, ...lines.flatMap((l) => l.words.map((w) => w.conf ?? 100))) / 100;
+
+function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name: NameCandidate; margin: number } | null {
+  const first = lines.filter((l) => l.page === lines[0]?.page);
+  const cues = findCues(first);
+  if (ask.party !== 'seller') {
+    const b = best([...cuedCandidates(lines, cues.filter((c) => c.party === ask.party)), ...labelledNames(labelled)]);
+    return b && { name: b.top, margin: b.margin };
+  }
+  // The buyer's and ship-to blocks, with their cue lines, and an address window are not the seller's name.
+  const buyerZone = new Set<Phrase>(recipientWindow(first));
+  for (const c of cues.filter((c) => c.party !== 'seller')) {
+    buyerZone.add(c.phrase);
+    for (const b of blockOf(lines, c)) b.phrases.forEach((p) => buyerZone.add(p));
+  }
+  const b = best([...issuerCandidates(lines, cues.filter((c) => c.party === 'seller'), buyerZone), ...labelledNames(labelled)]);
+  return b && { name: joinNameAbove(lines, b.top), margin: b.margin };
+}
+
+/** `labelled`: the field's labelled candidates (label-candidates.ts), ranked by role-rules.ts. */
+export function pickParty(lines: Line[], ask: PartyAsk, labelled: Candidate[] = []): PartyPick | null {
+  const found = partyName(lines, ask, labelled);
+  if (!found) return null;
+  const { name, margin } = found;
+  if (ask.part === 'name') return { value: name.text, score: name.score, margin, readConf: leastConf([name.line]) };
+  const address = readAddress(rowsUnder(lines, name));
+  return address ? { value: address.text, score: name.score, margin, readConf: leastConf(address.rows.map((r) => r.line)) } : null;
+}

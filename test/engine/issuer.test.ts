@@ -1,0 +1,164 @@
+// The issuer and the other parties of a document: which party a field asks for, the seller's name
+// from the evidence of the whole page (legal form, tax number, cues, not the buyer's block, not a
+// table heading or an address), names with their spacing restored, and the winning margin.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FieldDefinition } from '../../src/api/types.js';
+import { extractFields } from '../../src/engine/builtin/extract-fields.js';
+import { documentLines } from '../../src/engine/layout/lines.js';
+import { hasLegalForm } from '../../src/engine/builtin/issuer/legal-forms.js';
+import { fixDigitsInWords, restoreSpacing } from '../../src/engine/builtin/issuer/ocr-repair.js';
+import { askedParty } from '../../src/engine/builtin/issuer/party-cues.js';
+import { pickParty } from '../../src/engine/builtin/issuer/pick-party.js';
+import type { PageText } from '../../src/engine/types.js';
+import { makePage, type FixtureLine } from './page-fixture.js';
+
+const read = (page: PageText, fields: FieldDefinition[]) => extractFields({ pages: [page], fields, dateFormat: null, detectLayout: true, detectTables: false }).data;
+const VENDOR: FieldDefinition = { name: 'vendor', type: 'text', description: 'Name of the seller issuing the invoice' };
+
+/** A text-layer page whose lines `big` are printed `by` times as tall (a logo line, a title). */
+function page(lines: FixtureLine[], big: number[] = [], by = 2.5): PageText {
+  const p = makePage(lines);
+  for (const w of p.words) if (big.includes(Math.round((w.y0 - 50) / 14))) w.y1 = w.y0 + 10 * by;
+  return p;
+}
+
+test('legal forms of many countries are recognised, ordinary words and units are not', () => {
+  for (const name of ['Acme S.A.', 'Rossi Costruzioni S.r.l.', 'Nowak Sp. z o.o.', 'Novak s.r.o.', 'Kovacs Kft', 'Virtanen Oy', 'Jensen A/S', 'Svensson AB', 'Koala Pty Ltd', 'Yamada K.K.', 'De Vries B.V.', 'Müller e.K.', 'Schmidt GmbH & Co. KG', 'Tan Trading Sdn Bhd', 'Sharma Pvt. Ltd.', 'Lim Pte Ltd', 'Globex Corp', 'Dupont SARL', 'Initech LLC'])
+    assert.ok(hasLegalForm(name), name);
+  for (const text of ['Net weight 5 kg', 'as soon as possible', 'Main Street 4', 'Thank you for your order']) assert.ok(!hasLegalForm(text), text);
+});
+
+test('spaces OCR dropped are restored at known name endings, brackets and case changes', () => {
+  assert.equal(restoreSpacing('ACMETRADINGSDNBHD'), 'ACME TRADING SDN BHD');
+  assert.equal(restoreSpacing('KEDAI(TAMANBARU)SDNBHD'), 'KEDAI (TAMANBARU) SDN BHD');
+  assert.equal(restoreSpacing('NorthwindTrading GmbH'), 'Northwind Trading GmbH');
+  assert.equal(restoreSpacing('McDonald ACME'), 'McDonald ACME');
+});
+
+test('digits OCR read for letters inside words are repaired, numbers and unit codes are kept', () => {
+  assert.equal(fixDigitsInWords('L0T 12, Ja1an Merah, J1n SS21/34', { name: false }), 'LOT 12, Jalan Merah, Jln SS21/34');
+  assert.equal(fixDigitsInWords('Leve1 6, Uptown3, ROOM1', { name: false }), 'Level 6, Uptown3, ROOM1');
+  assert.equal(fixDigitsInWords('Jalan lpoh, lane', { name: false }), 'Jalan Ipoh, lane');
+  assert.equal(fixDigitsInWords('Block B-F-11, 1851-A, 47400 PJ', { name: false }), 'Block B-F-11, 1851-A, 47400 PJ');
+  assert.equal(fixDigitsInWords('TANJUNG C0. (M) BHD', { name: true }), 'TANJUNG CO. (M) BHD');
+});
+
+test('the field name, or a generic name\'s description, decides the party asked for', () => {
+  assert.deepEqual(askedParty(VENDOR), { party: 'seller', part: 'name' });
+  assert.deepEqual(askedParty({ name: 'company', type: 'text', description: 'Name of the shop or business' }), { party: 'seller', part: 'name' });
+  assert.deepEqual(askedParty({ name: 'company', type: 'text', description: "The customer's company" }), { party: 'buyer', part: 'name' });
+  assert.deepEqual(askedParty({ name: 'bill_to', type: 'text' }), { party: 'buyer', part: 'name' });
+  assert.deepEqual(askedParty({ name: 'customerName', type: 'text' }), { party: 'buyer', part: 'name' });
+  assert.deepEqual(askedParty({ name: 'ship_to_address', type: 'text' }), { party: 'ship_to', part: 'address' });
+  assert.deepEqual(askedParty({ name: 'address', type: 'text', description: 'Address of the shop' }), { party: 'seller', part: 'address' });
+  assert.equal(askedParty({ name: 'customer_number', type: 'text' }), null);
+  assert.equal(askedParty({ name: 'vendor_vat_id', type: 'text' }), null);
+  assert.equal(askedParty({ name: 'vendor', type: 'number' }), null);
+});
+
+test('a table heading near the top is not the seller; the name with a legal form and a tax number is', () => {
+  const p = page([
+    [[50, 'Booking Invoice'], [400, 'No. BK-1182']],
+    '',
+    [[50, 'Guest Details'], [200, 'Check In'], [300, 'Check Out'], [400, 'Rooms']],
+    [[50, 'Jane Roe'], [200, '03 Mar 2021'], [300, '05 Mar 2021'], [400, '1']],
+    '',
+    'Seaview Stays Pvt. Ltd.',
+    '14 Harbour Road, Kochi 682001',
+    'GSTIN: 32ABCDE1234F1Z5',
+  ]);
+  assert.equal(read(p, [VENDOR]).vendor, 'Seaview Stays Pvt. Ltd.');
+});
+
+test('the buyer\'s block is not the seller, and a customer field reads it', () => {
+  const p = page([
+    [[50, 'INVOICE'], [380, 'Brightline Tools Ltd']],
+    [[380, '7 Mill Lane']],
+    [[380, 'Leeds LS1 4AB']],
+    '',
+    'Bill To:',
+    'Globex Corporation',
+    '200 Commerce Street',
+    'Springfield 62701',
+    '',
+    [[50, 'Invoice No: 7781'], [380, 'VAT Reg No: GB 123 4567 89']],
+  ], [0]);
+  const r = read(p, [VENDOR, { name: 'customer', type: 'text' }, { name: 'customer_address', type: 'text' }]);
+  assert.equal(r.vendor, 'Brightline Tools Ltd');
+  assert.equal(r.customer, 'Globex Corporation');
+  assert.equal(r.customer_address, '200 Commerce Street Springfield 62701');
+});
+
+test('bill-to and ship-to blocks side by side: each field reads its own, the seller is neither', () => {
+  const p = page([
+    'Harlow Instruments',
+    [[50, 'harlow@example.com'], [400, 'INVOICE']],
+    '',
+    [[50, 'Bill To:'], [200, 'Ship To:']],
+    [[50, 'Dana Whitfield'], [200, "Dana's Bike Shop"]],
+    [[50, '12 Elm Road'], [200, '80 Quay Street']],
+    [[50, 'Bristol BS1 5TT'], [200, 'Bath BA1 1AA']],
+  ]);
+  const r = read(p, [VENDOR, { name: 'bill_to', type: 'text' }, { name: 'ship_to', type: 'text' }, { name: 'ship_to_address', type: 'text' }]);
+  assert.deepEqual(r, { vendor: 'Harlow Instruments', bill_to: 'Dana Whitfield', ship_to: "Dana's Bike Shop", ship_to_address: '80 Quay Street Bath BA1 1AA' });
+});
+
+test('the recipient under a sender line (address window) is not the seller', () => {
+  // The sender line is small print; the logo above it is an image, so the recipient is the largest name.
+  const p = page([
+    'Blauwal Technik GmbH · Hafenstraße 3 · 20457 Hamburg',
+    'Zander Logistik GmbH',
+    'Ringstraße 44',
+    '80331 München',
+    '',
+    [[50, 'Rechnung Nr. 2024-17'], [400, 'Datum: 04.03.2024']],
+  ], [0], 0.5);
+  assert.equal(read(p, [VENDOR]).vendor, 'Blauwal Technik GmbH');
+});
+
+test('a marketplace invoice gives the legal seller after "Sold by", not the brand in the logo', () => {
+  const p = page([
+    'ShopSphere',
+    '',
+    'Tax Invoice',
+    'Sold By: Northwind Retail Pvt. Ltd., Ship-from Address: Plot 4, Sector 9, Pune 411001',
+    'GSTIN - 27AAACN1234F1ZV',
+    'Order ID: OD1234567',
+  ], [0], 3);
+  assert.equal(read(p, [VENDOR]).vendor, 'Northwind Retail Pvt. Ltd.');
+});
+
+test('the same company in the letterhead and, with its legal form, in a "Service provider" block is given as in the letterhead', () => {
+  const lines: FixtureLine[] = ['Oakridge Analytics', 'Invoice No: 4471', 'Bill to:', 'Pinecrest Dental LLC', '9 Birch Avenue'];
+  for (let i = 0; i < 12; i++) lines.push([[50, `Query pack ${i + 1}`], [400, `${i + 3}.00`]]);
+  lines.push('Service Provider:', 'Oakridge Analytics, Inc.', '55 Pine Street, Denver, CO 80202');
+  assert.equal(read(page(lines, [0]), [VENDOR]).vendor, 'Oakridge Analytics');
+});
+
+test('an address at the top is not the seller; the legal name in the footer is', () => {
+  const lines: FixtureLine[] = ['Kaiserweg 12', '12345 Musterstadt', '', [[50, 'Rechnung'], [400, 'Nr. 2021-118']], 'Datum: 02.03.2021'];
+  for (let i = 0; i < 14; i++) lines.push([[50, `Position ${i + 1}`], [400, `${i + 10},00`]]);
+  lines.push('', 'Beispiel Handels GmbH · Kaiserweg 12 · 12345 Musterstadt · USt-IdNr. DE123456789');
+  assert.equal(read(page(lines), [VENDOR]).vendor, 'Beispiel Handels GmbH');
+});
+
+test('a letter-spaced title of a text-layer PDF is read with its word spaces', () => {
+  const p = makePage(['Invoice No: 55', '12 Long Road']);
+  // "N O V A   L A B S" one word per letter, 2 pt between letters and 8 pt between the words.
+  let x = 50;
+  for (const [i, ch] of [...'NOVALABS'].entries()) {
+    p.words.push({ text: ch, x0: x, y0: 20, x1: x + 7, y1: 32 });
+    x += 7 + (i === 3 ? 8 : 2);
+  }
+  assert.equal(read(p, [VENDOR]).vendor, 'NOVA LABS');
+});
+
+test('the pick carries a score and a wider margin when the evidence is clear', () => {
+  const clear = documentLines([page(['Oakridge Analytics Inc.', '55 Pine Street', 'Denver, CO 80202', 'VAT: US123456', '', 'Invoice No: 12'], [0])], { detectLayout: true });
+  const unclear = documentLines([page(['Oakridge', 'Pinecrest', 'Invoice No: 12'])], { detectLayout: true });
+  const a = pickParty(clear, { party: 'seller', part: 'name' });
+  const b = pickParty(unclear, { party: 'seller', part: 'name' });
+  assert.equal(a?.value, 'Oakridge Analytics Inc.');
+  assert.ok(a && b && a.margin > b.margin && a.score > b.score, `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+});
