@@ -20,6 +20,7 @@ import { createFileInspector } from './pipeline/adapters.js';
 import { defaultInstanceId } from './pipeline/input-claims.js';
 import { pipelineSettings } from './pipeline/pipeline-settings.js';
 import { createRequestLimiter, createStepQueues } from './pipeline/rate-limit.js';
+import { requestLimiters, type RequestLimiterFactory } from './pipeline/shared-rate-limit.js';
 import { resolveTargets, type ResolvedTarget } from './pipeline/resolve-targets.js';
 import { startIntake } from './intake/folder/folder-intake.js';
 import { findWatchOverlaps } from './intake/folder/overlap.js';
@@ -61,11 +62,12 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
-/** Connects to the configured service (starting the embedded one if asked) with the shared limiter. */
+/** Connects to the configured service (starting the embedded one if asked) with the shared limiter (`limiters`: this process's own by default). */
 export async function connectService(
   config: DaemonConfig,
   logger: Logger,
   onRequest?: (info: RequestInfo) => void,
+  limiters?: RequestLimiterFactory,
 ): Promise<ConfiguredClient & { url: string; apiKey: string; embedded: EmbeddedService | null }> {
   let embedded: EmbeddedService | null = null;
   let url = config.service.base_url;
@@ -75,7 +77,7 @@ export async function connectService(
     url = embedded.url;
     apiKey = embedded.apiKey;
   }
-  const configured = configuredClient(config, url, apiKey, onRequest);
+  const configured = configuredClient(config, url, apiKey, onRequest, limiters);
   if (embedded) {
     try {
       await createRuleFolders(config);
@@ -96,9 +98,15 @@ export interface ConfiguredClient {
 }
 
 /** A client of the service at `url` with the config's request limit and the daemon's short in-call retries. */
-export function configuredClient(config: DaemonConfig, url: string, apiKey: string, onRequest?: (info: RequestInfo) => void): ConfiguredClient {
+export function configuredClient(
+  config: DaemonConfig,
+  url: string,
+  apiKey: string,
+  onRequest?: (info: RequestInfo) => void,
+  limiters: RequestLimiterFactory = (n) => createRequestLimiter(n),
+): ConfiguredClient {
   let perSecond = config.service.requests_per_second;
-  let limiter = createRequestLimiter(perSecond);
+  let limiter = limiters(perSecond, { url, apiKey });
   const client = new ServiceClient({
     baseUrl: url,
     apiKey,
@@ -119,7 +127,7 @@ export function configuredClient(config: DaemonConfig, url: string, apiKey: stri
       },
     },
     setRequestsPerSecond(n) {
-      if (n !== perSecond) [limiter, perSecond] = [createRequestLimiter(n), n];
+      if (n !== perSecond) [limiter, perSecond] = [limiters(n, { url, apiKey }), n];
     },
   };
 }
@@ -164,8 +172,14 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
     requests.set(key, (requests.get(key) ?? 0) + 1);
     opts.onRequest?.(info);
   };
-  const { client, url, apiKey, embedded, limiter, setRequestsPerSecond } = await connectService(config, logger, onRequest);
-  let ledger: LedgerStore | null = null;
+  // Opened first: on PostgreSQL it also holds the request rate shared with the other daemons.
+  const ledger: LedgerStore = await openLedger(config.state);
+  const { client, url, apiKey, embedded, limiter, setRequestsPerSecond } = await connectService(config, logger, onRequest, requestLimiters(ledger)).catch(
+    async (err: unknown) => {
+      await ledger.close();
+      throw err;
+    },
+  );
   let unannounce = async () => {};
   try {
     // Where other commands and curl find the embedded service while this daemon runs (see status).
@@ -175,7 +189,6 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
       config.rules.map((r) => ({ name: r.name, workflow: r.workflow, classifier: r.classifier })),
       client,
     );
-    ledger = await openLedger(config.state);
     const notifier = createNotifier({
       settings: notifySettings(config),
       logger,
@@ -274,7 +287,7 @@ export async function startDaemon(config: DaemonConfig, opts: DaemonOptions = {}
         })()),
     };
   } catch (err) {
-    await ledger?.close();
+    await ledger.close();
     await unannounce();
     await embedded?.close();
     throw err;

@@ -33,7 +33,9 @@ const types = {
 
 /** Opens (creating and migrating if needed) the ledger in the database at `url`. Commands use openLedger() instead. */
 export async function openPgLedger(url: string, opts: PgLedgerOptions = {}): Promise<PgLedger> {
-  const pool = new pg.Pool({ connectionString: url, types });
+  // A host that drops packets must not hang a step for the kernel's TCP timeout: give up connecting
+  // after 10 s (ledger_unavailable, retried later) and let keep-alives find dead connections.
+  const pool = new pg.Pool({ connectionString: url, types, connectionTimeoutMillis: 10_000, keepAlive: true });
   // An idle client whose server went away emits 'error' on the pool; unhandled, it would end the
   // process. The pool has already dropped that client; the next query connects afresh.
   pool.on('error', () => undefined);
@@ -320,7 +322,7 @@ export function asLedgerError(err: unknown): unknown {
     typeof code === 'string'
       ? AWAY_STATES.has(code) || code.startsWith('08') || AWAY_ERRNOS.has(code)
       : // node-postgres's own words for a socket that closed under a query or a client it already gave up.
-        /Connection terminated|connection error and is not queryable|Client was closed/i.test(message);
+        /Connection terminated|connection error and is not queryable|Client was closed|timeout exceeded when trying to connect/i.test(message);
   if (!away) return err;
   return new DocdropError('ledger_unavailable', `the PostgreSQL ledger is unavailable: ${message}`, {
     cause: err,

@@ -39,8 +39,9 @@ export interface PipelineOptions {
   /** Local steps (output write, move) that fail transiently this many times in a row fail the input. */
   maxLocalAttempts?: number;
   /**
-   * The same for a disk that is full or failing (`disk_unavailable`: ENOSPC, EDQUOT, EIO); default: no limit,
-   * the input keeps its result and waits, with backoff, until the disk is back.
+   * The same for a disk that is full or failing (`disk_unavailable`: ENOSPC, EDQUOT, EIO) or a PostgreSQL
+   * ledger that is away (`ledger_unavailable`); default: no limit, the input keeps its result and waits,
+   * with backoff, until the disk or database is back.
    */
   maxDiskAttempts?: number;
   /** Transient or rate-limited failures of API steps in a row before the input fails; default: no limit. */
@@ -607,7 +608,9 @@ export class Pipeline {
       }
       const isApi = API_STATES.has(r.state);
       const disk = !isApi && failure.code === 'disk_unavailable';
-      if (attempts >= (isApi ? this.o.maxApiAttempts : disk ? this.o.maxDiskAttempts : this.o.maxLocalAttempts)) {
+      // A full disk and a database away both pass when they come back, however long that takes.
+      const waitsOut = disk || failure.code === 'ledger_unavailable';
+      if (attempts >= (isApi ? this.o.maxApiAttempts : waitsOut ? this.o.maxDiskAttempts : this.o.maxLocalAttempts)) {
         return await this.failInput(rule, r, {
           reason: 'retries_exhausted',
           message: `the ${r.state} step failed ${attempts} times in a row: ${message}`,
