@@ -38,8 +38,8 @@ test('stop() leaves no timer behind: tick, poll backoff and the recheck of an in
     assert.equal(await pipeline.accept(rule.name, partial), null);
 
     await waitFor('a.pdf submitted', async () => (await ledger.get(record.id))!.state === 'submitted');
-    await scheduler.whenPending(3); // next tick, a.pdf's first poll, b.pdf's recheck
-    assert.equal(scheduler.pendingTimers, 3);
+    await scheduler.whenPending(4); // next tick, a.pdf's first poll, b.pdf's recheck, the renewal of a.pdf's claim
+    assert.equal(scheduler.pendingTimers, 4);
   } finally {
     await pipeline.stop();
     await ledger.close();

@@ -43,6 +43,8 @@ export class InputClaims {
   readonly leaseMs: number;
   /** Input id -> local deadline (clock ms) up to which its lease is surely ours. */
   private readonly held = new Map<number, number>();
+  /** Claims whose release failed (the ledger was away): released again with the next renewal and at stop. */
+  private readonly unreleased = new Set<number>();
   private readonly scheduler: Scheduler;
   private readonly clock: () => number;
   private renewTimer: Cancel | null = null;
@@ -83,16 +85,29 @@ export class InputClaims {
       return false;
     }
     this.held.set(id, sent + this.leaseMs);
+    this.unreleased.delete(id);
     this.armRenewal();
     return true;
   }
 
-  /** Gives the claim up (the input is final, or left to the due list). Never throws: an unreleased claim just runs out. */
+  /**
+   * Gives the claim up (the input is final, or left to the due list). Never throws: a release the ledger
+   * refuses is tried again with the next renewal, and at worst the claim runs out after its lease.
+   */
   async release(id: number): Promise<void> {
     if (!this.held.delete(id)) return;
-    await this.o.ledger.releaseClaim(id, this.owner).catch((err: unknown) => {
-      this.o.logger.warn({ id, err: (err as Error).message }, 'could not release claim; it runs out after the lease');
-    });
+    await this.releaseNow(id);
+  }
+
+  private async releaseNow(id: number): Promise<void> {
+    try {
+      await this.o.ledger.releaseClaim(id, this.owner);
+      this.unreleased.delete(id);
+    } catch (err) {
+      if (!this.unreleased.has(id)) this.o.logger.warn({ id, err: (err as Error).message }, 'could not release claim; trying again');
+      this.unreleased.add(id);
+      this.armRenewal();
+    }
   }
 
   /** Stops renewing and releases every claim held (a clean stop: the others take over at once). */
@@ -102,6 +117,7 @@ export class InputClaims {
     this.renewTimer = null;
     await this.renewing;
     await Promise.all([...this.held.keys()].map((id) => this.release(id)));
+    await Promise.all([...this.unreleased].map((id) => this.releaseNow(id)));
   }
 
   private armRenewal(): void {
@@ -110,7 +126,7 @@ export class InputClaims {
       this.renewTimer = null;
       this.renewing = this.renewAll().finally(() => {
         this.renewing = null;
-        if (this.held.size > 0) this.armRenewal();
+        if (this.held.size > 0 || this.unreleased.size > 0) this.armRenewal();
       });
     });
   }
@@ -119,6 +135,7 @@ export class InputClaims {
   private async renewAll(): Promise<void> {
     let failed = 0;
     let lastError = '';
+    await Promise.all([...this.unreleased].filter((id) => !this.held.has(id)).map((id) => this.releaseNow(id)));
     await Promise.all(
       [...this.held.keys()].map(async (id) => {
         const sent = this.clock();
