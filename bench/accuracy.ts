@@ -13,7 +13,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fetch, FormData } from 'undici';
-import { loadTruth, type Truth } from './corpus-truth.js';
+import { LINE_ITEMS_FIELD, loadTruth, type Truth } from './corpus-truth.js';
 import { startServeProcess, unitRuntime, vmHwmKb } from './daemon-process.js';
 
 const args = process.argv.slice(2);
@@ -35,16 +35,7 @@ const INVOICE_FIELDS = [
   { name: 'date', type: 'date', description: 'Invoice date' },
   { name: 'total', type: 'number', description: 'Total amount to pay, including tax' },
   { name: 'vendor', type: 'text', description: 'Name of the seller issuing the invoice' },
-  {
-    name: 'line_items',
-    type: 'table',
-    subFields: [
-      { name: 'description', type: 'text' },
-      { name: 'quantity', type: 'number' },
-      { name: 'unit_price', type: 'number' },
-      { name: 'amount', type: 'number', description: 'Line total' },
-    ],
-  },
+  LINE_ITEMS_FIELD,
 ];
 const RECEIPT_FIELDS = [
   { name: 'company', type: 'text', description: 'Name of the shop or business' },

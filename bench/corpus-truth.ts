@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseDate } from '../src/engine/builtin/parse-date.js';
 import { parseAmount } from '../src/engine/builtin/parse-amount.js';
+import type { FieldDefinition } from '../src/api/types.js';
 
 export interface Truth {
   file: string;
@@ -131,3 +132,15 @@ export async function loadTruth(root: string): Promise<Truth[]> {
   }
   return out;
 }
+
+/** The line-items field both accuracy benches ask for (the truth's rows: description, quantity, unit price, amount). */
+export const LINE_ITEMS_FIELD: FieldDefinition & { subFields: NonNullable<FieldDefinition['subFields']> } = {
+  name: 'line_items',
+  type: 'table',
+  subFields: [
+    { name: 'description', type: 'text' },
+    { name: 'quantity', type: 'number' },
+    { name: 'unit_price', type: 'number' },
+    { name: 'amount', type: 'number', description: 'Line total' },
+  ],
+};

@@ -7,12 +7,11 @@
 // --ocr adds image documents and scanned PDFs (slow: OCR).
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { FieldDefinition } from '../src/api/types.js';
 import { documentLines } from '../src/engine/layout/lines.js';
 import { readTable } from '../src/engine/builtin/extract-table.js';
 import { closeReaders, readPages } from '../src/engine/read/index.js';
 import { detectFileKind } from '../src/shared/file-kind.js';
-import { loadTruth } from './corpus-truth.js';
+import { LINE_ITEMS_FIELD, loadTruth } from './corpus-truth.js';
 
 const args = process.argv.slice(2);
 const root = resolve(args.find((a) => !a.startsWith('--')) ?? join(import.meta.dirname, '../../shared/corpus'));
@@ -24,16 +23,6 @@ if (!existsSync(join(root, 'INDEX.csv'))) {
   process.exit(0);
 }
 
-const LINE_ITEMS: FieldDefinition & { subFields: NonNullable<FieldDefinition['subFields']> } = {
-  name: 'line_items',
-  type: 'table',
-  subFields: [
-    { name: 'description', type: 'text' },
-    { name: 'quantity', type: 'number' },
-    { name: 'unit_price', type: 'number' },
-    { name: 'amount', type: 'number', description: 'Line total' },
-  ],
-};
 
 const near = (a: unknown, b: number) => typeof a === 'number' && Math.abs(a - b) < 0.005;
 const truths = (await loadTruth(root)).filter(
@@ -52,7 +41,7 @@ try {
     const read = await readPages(path, kind, { useOcr: false });
     const lines = documentLines(read, { detectLayout: true });
     const started = performance.now();
-    const { rows, confidence } = readTable(lines, LINE_ITEMS, { ctx: { monthFirst: false }, dateFormat: null, strict: false });
+    const { rows, confidence } = readTable(lines, LINE_ITEMS_FIELD, { ctx: { monthFirst: false }, dateFormat: null, strict: false });
     ms += performance.now() - started;
     pages += read.length;
     const got = rows.map((r) => r.amount ?? r.unit_price ?? null);
