@@ -36,16 +36,18 @@ test('three daemons on PostgreSQL, one killed with SIGKILL and every connection 
       files: MULTI_FILES,
       ...onPg(db),
       killAfterDone: Math.floor(MULTI_FILES / 4),
-      midRun: {
-        afterDone: Math.floor(MULTI_FILES / 2),
-        run: async () => {
-          const rows = await db.query<{ ended: boolean }>(
-            'SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-            [db.name],
-          );
-          cut = rows.filter((r) => r.ended).length;
+      midRun: [
+        {
+          afterDone: Math.floor(MULTI_FILES / 2),
+          run: async () => {
+            const rows = await db.query<{ ended: boolean }>(
+              'SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+              [db.name],
+            );
+            cut = rows.filter((r) => r.ended).length;
+          },
         },
-      },
+      ],
       diagnostic: (m) => t.diagnostic(m),
     });
     t.diagnostic(`connections cut: ${cut}; inputs taken over: ${report.takenOver}; done per surviving instance: ${report.donePerInstance.join(', ')}`);

@@ -2,12 +2,14 @@
 // `docdrop serve` with an engine that answers at once: the scenario behind the multi-instance tests on
 // SQLite and on PostgreSQL. One rule writes a daily group file (the hard case for "exactly once" with
 // writers in several processes), the other one file per document. Optionally one instance is killed with
-// SIGKILL mid-run, and a hook runs mid-run (the PostgreSQL test cuts the database connections there).
+// SIGKILL mid-run, and a hook runs mid-run (the PostgreSQL tests cut the database connections or restart the
+// server there; the harness's own polling waits out the ledger being away).
 import assert from 'node:assert/strict';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ServiceClient } from '../../src/api/client.js';
 import { FINAL_STATES, type Ledger } from '../../src/daemon/ledger/ledger.js';
+import { classifyError } from '../../src/shared/errors.js';
 import { startDaemonProcess, type DaemonProcess } from '../../bench/daemon-process.js';
 import { instantEngine } from '../../bench/instant-engine.js';
 import { startTestService } from '../helpers/service.js';
@@ -27,8 +29,8 @@ export interface MultiRunOptions {
   openLedger: (root: string) => Promise<Ledger>;
   /** SIGKILL the first instance once this many inputs are done. */
   killAfterDone?: number;
-  /** Runs once, when this many inputs are done (e.g. cut the database connections). */
-  midRun?: { afterDone: number; run: () => Promise<void> };
+  /** Hooks, each run once when its number of inputs is done (e.g. cut the database connections, restart it). */
+  midRun?: { afterDone: number; run: () => Promise<void> }[];
   diagnostic: (msg: string) => void;
 }
 
@@ -80,27 +82,29 @@ export async function runInstances(o: MultiRunOptions): Promise<MultiRunReport> 
 
       let takenOver = 0;
       let killed: DaemonProcess | null = null;
-      let midRunDone = !o.midRun;
+      const hooks = [...(o.midRun ?? [])];
+      let awayPolls = 0;
       await waitFor(
         'every file done',
-        async () => {
+        untilLedgerBack(async () => {
           const done = (await ledger.countByState()).done;
           if (o.killAfterDone !== undefined && !killed && done >= o.killAfterDone) {
-            killed = daemons[0]!;
             const held = await heldBy(ledger, owners[0]!);
+            killed = daemons[0]!;
             killed.child.kill('SIGKILL');
             await killed.exited;
             takenOver = held.length;
             o.diagnostic(`SIGKILL of ${owners[0]} at ${done} done, holding claims on ${held.length} inputs`);
           }
-          if (!midRunDone && done >= o.midRun!.afterDone) {
-            midRunDone = true;
-            await o.midRun!.run();
+          while (hooks[0] && done >= hooks[0].afterDone) {
+            await hooks.shift()!.run();
             o.diagnostic(`mid-run hook ran at ${done} done`);
           }
           const unfinished = (await ledger.list({})).filter((r) => !FINAL_STATES.includes(r.state)).length;
           return done >= o.files && unfinished === 0;
-        },
+        }, (err) => {
+          if (awayPolls++ === 0) o.diagnostic(`harness poll waits for the ledger: ${err.message}`);
+        }),
         240_000,
       ).catch((err: Error) => {
         throw new Error(`${err.message}\n${daemons.map((d, i) => `instance ${i} stderr tail:\n${d.log().slice(-3000)}`).join('\n')}`);
@@ -111,6 +115,7 @@ export async function runInstances(o: MultiRunOptions): Promise<MultiRunReport> 
       for (const d of survivors) await d.exited;
       for (const d of survivors) assert.equal(d.child.exitCode, 0, `SIGTERM stops an instance cleanly:\n${d.log().slice(-2000)}`);
 
+      if (awayPolls > 0) o.diagnostic(`harness polls that found the ledger away: ${awayPolls}`);
       await checkExactlyOnce(ledger, tree.root, names);
       return { takenOver, donePerInstance: survivors.map((d) => d.log().split('\n').filter((l) => l.includes('"msg":"done"')).length) };
     } finally {
@@ -121,6 +126,20 @@ export async function runInstances(o: MultiRunOptions): Promise<MultiRunReport> 
     await svc.close();
     await tree.cleanup();
   }
+}
+
+/** A poll whose ledger may be away for a while (connections cut, the server restarting): a transient
+ * `ledger_unavailable` answer means "not yet", the next poll asks again; any other error fails the run. */
+function untilLedgerBack<T>(check: () => Promise<T>, onAway: (err: Error) => void): () => Promise<T | false> {
+  return async () => {
+    try {
+      return await check();
+    } catch (err) {
+      const e = classifyError(err);
+      if (e.code === 'ledger_unavailable') return onAway(e), false;
+      throw err;
+    }
+  };
 }
 
 /** Unfinished inputs `owner` holds a live claim on. */
