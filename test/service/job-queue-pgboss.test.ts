@@ -121,3 +121,18 @@ test(`a job interrupted ${RETRY_LIMIT + 1} times is given up and abandoned once`
   assert.equal(r.deliveries.length, RETRY_LIMIT + 1);
   assert.deepEqual(r.abandoned, [id]);
 });
+
+test('processes starting together on a new database all open the queue (creating it at once can deadlock in PostgreSQL)', async () => {
+  for (let round = 0; round < 3; round++) {
+    const fresh = await createTestDatabase('svcqueue');
+    try {
+      const started = await Promise.all(
+        Array.from({ length: 4 }, () => startPgBossQueue({ connectionString: fresh.url, concurrency: 1, jobTimeoutSeconds: 60, logger: silentLogger })),
+      );
+      assert.equal(started.length, 4);
+      for (const q of started) await q.close();
+    } finally {
+      await fresh.drop();
+    }
+  }
+});

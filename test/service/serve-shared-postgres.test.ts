@@ -71,7 +71,7 @@ before(async () => {
   [a, b] = await Promise.all(['a', 'b'].map((n) => serve(['--data-dir', join(work, n), '--database', db.url, '--files', files])));
   ca = new ServiceClient({ baseUrl: a.url, apiKey: KEY, retry: false });
   cb = new ServiceClient({ baseUrl: b.url, apiKey: KEY, retry: false });
-});
+}, { timeout: 180_000 });
 
 after(async () => {
   for (const s of [a, b]) s?.child.kill('SIGTERM');

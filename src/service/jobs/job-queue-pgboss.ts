@@ -59,10 +59,35 @@ export async function startPgBossQueue(o: PgBossQueueOptions): Promise<PgBossJob
   });
   boss.on('error', (err) => o.logger.warn({ err }, 'job queue (pg-boss) error'));
   await boss.start();
-  // Concurrent starts are safe: pg-boss creates its schema and queues with ON CONFLICT / advisory locks.
-  await boss.createQueue(ABANDONED_QUEUE_NAME);
-  await boss.createQueue(JOB_QUEUE_NAME, { name: JOB_QUEUE_NAME, deadLetter: ABANDONED_QUEUE_NAME, retryLimit: RETRY_LIMIT });
+  try {
+    await createQueues(boss);
+  } catch (err) {
+    // A started pg-boss holds timers and connections: without stop() the process could not exit.
+    await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+    throw err;
+  }
   return new PgBossJobQueue(boss, o);
+}
+
+/** PostgreSQL's code for a deadlock it broke by aborting one side. */
+const DEADLOCK = '40P01';
+
+/**
+ * Creates the queues, idempotently. pg-boss creates its schema under an advisory lock, but two processes
+ * creating the same queue at once (each adds a partition table) can deadlock in PostgreSQL, which aborts
+ * one of them: that one tries again, and then finds the queue there.
+ */
+async function createQueues(boss: PgBoss): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await boss.createQueue(ABANDONED_QUEUE_NAME);
+      await boss.createQueue(JOB_QUEUE_NAME, { name: JOB_QUEUE_NAME, deadLetter: ABANDONED_QUEUE_NAME, retryLimit: RETRY_LIMIT });
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== DEADLOCK || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 100));
+    }
+  }
 }
 
 export class PgBossJobQueue implements JobQueue {
