@@ -33,7 +33,11 @@ export function paidAmount(lines: Line[]): number | null {
     let tendered = moneyOn(l.text);
     if (tendered === null && lines[i + 1] && /^\W*(?:[A-Z]{1,3}\s?)?[\d.,\s]+$/.test(lines[i + 1].text)) tendered = moneyOn(lines[i + 1].text);
     if (tendered === null || tendered <= 0) continue;
-    const change = lines.slice(i + 1, i + 5).find((n) => CHANGE_WORD.test(n.text));
+    // The change follows the payment, sometimes after its tax lines (German receipts print the VAT
+    // between "Bar" and "Rückgeld"); never past another payment line.
+    const after = lines.slice(i + 1, i + 11);
+    const next = after.findIndex((n) => TENDERED_LINE.test(n.text));
+    const change = (next < 0 ? after : after.slice(0, next)).find((n) => CHANGE_WORD.test(n.text));
     // The change's amount follows its word (OCR may put stray figures before it).
     const back = change ? moneyOn(change.text.slice((CHANGE_WORD.exec(change.text)?.index ?? 0) + 1)) : 0;
     if (back === null || back < 0 || back >= tendered) return change ? null : tendered;
