@@ -66,7 +66,7 @@ function fallback(terms: FieldTerms, doc: DocumentFacts, party: PartyAsk | null)
     const d = dateFallback(lines, doc.ctx.monthFirst);
     if (!d) return null;
     const base = layout(null, null).evidence;
-    return checkedDate(d.match.date, ocrConfidenceOf(d.line, d.match.start, d.match.end), d.match.ambiguous, false, base, doc);
+    return checkedDate(d.match.date, ocrConfidenceOf(d.line, d.match.start, d.match.end), d.match.ambiguous, d.repaired, base, doc);
   }
   if (terms.role === 'total') {
     const paid = paidAmount(lines);
