@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type { FieldDefinition } from '../../src/api/types.js';
 import { extractFields } from '../../src/engine/builtin/extract-fields.js';
 import { registeredName } from '../../src/engine/builtin/issuer/legal-register.js';
+import { cueOf, payeeOf } from '../../src/engine/builtin/issuer/party-cues.js';
 import { documentLines } from '../../src/engine/layout/lines.js';
 import type { PageText } from '../../src/engine/types.js';
 import { makePage, type FixtureLine } from './page-fixture.js';
@@ -101,4 +102,14 @@ test('the account holder after "in favour of" is the seller, written out or abbr
     'Registered Office: 14 Harbour Road, Kochi 682001',
   ]);
   assert.equal(read(p), 'Seaview Stays Pvt. Ltd.');
+});
+
+test('a subscriber or guest label heads the buyer; the account holder of the bank details does not', () => {
+  assert.deepEqual(cueOf('Nom de l’abonné'), { party: 'buyer', inline: null });
+  assert.deepEqual(cueOf('Guest Name: Jane Roe'), { party: 'buyer', inline: 'Jane Roe' });
+  assert.deepEqual(cueOf('Subscriber:'), { party: 'buyer', inline: null });
+  assert.equal(cueOf('Account holder: Kestrel Systems Ltd'), null);
+  assert.equal(cueOf('Kontoinhaber: Kestrel GmbH'), null);
+  assert.deepEqual(payeeOf('Cheques payable to Kestrel Systems Ltd'), { party: 'seller', inline: 'Kestrel Systems Ltd' });
+  assert.equal(payeeOf('Goods received by: J. Smith'), null);
 });

@@ -67,9 +67,9 @@ const CUES: Record<Party, string[]> = {
     'recipient', 'payer', 'to', 'kunde', 'rechnungsempfänger', 'rechnungsadresse', 'käufer', 'auftraggeber', 'leistungsempfänger',
     'empfänger', 'acheteur', 'facturé à', 'facturer à', 'adresse de facturation', 'destinataire', 'cliente', 'comprador', 'acquirente',
     'committente', 'koper', 'klant',
-    // Labels of the buyer's name: a subscriber, account holder or guest is who is billed.
-    'customer name', 'client name', 'subscriber', 'account holder', 'guest name', 'kundenname', 'nom du client', "nom de l'abonné", 'abonné',
-    'titulaire', 'nombre del cliente', 'intestatario',
+    // Labels of the buyer's name: a subscriber or guest is who is billed. Not "account holder" (Kontoinhaber,
+    // titulaire): in the bank details it names the seller's account.
+    'customer name', 'client name', 'subscriber', 'guest name', 'kundenname', 'nom du client', "nom de l'abonné", 'abonné', 'nombre del cliente',
   ],
   ship_to: [
     'ship to', 'shipped to', 'deliver to', 'delivered to', 'delivery address', 'shipping address', 'delivery to', 'consignee',
