@@ -49,11 +49,12 @@ test('a footer legal mention names the seller when the top of the page holds no 
   assert.equal(read(p), 'Kestrel Systems Ltd');
 });
 
+/** A sender block: the company's brand with the department to write to, over its postcode and town. */
+const SENDER: FixtureLine[] = ['Nimbus Service Clients', '69001 Lyon Cedex', ''];
+
 test('the buyer named again under a subscriber label is not the seller; the sender without its department is', () => {
   const p = page([
-    'Nimbus Service Clients',
-    '69001 Lyon Cedex',
-    '',
+    ...SENDER,
     [[300, 'Jean Martin']],
     [[300, '12 rue des Lilas']],
     [[300, '38000 Grenoble']],
@@ -68,9 +69,7 @@ test('the buyer named again under a subscriber label is not the seller; the send
 test('the letterhead brand is given for the company whose legal mention is in the footer, though the mention is the stronger evidence', () => {
   // The sender block is small print beside the title, so the legal mention outscores it by far.
   const p = page([
-    'Nimbus Service Clients',
-    '69001 Lyon Cedex',
-    '',
+    ...SENDER,
     'Facture n° 77120 du 02 juillet 2024',
     ...items(14),
     'Nimbus SAS au capital de 2.000.000 € − RCS Lyon B 123 456 789 − Siège social: 3 rue Neuve 69001 Lyon − N° de TVA FR 12 123456789',
@@ -78,12 +77,13 @@ test('the letterhead brand is given for the company whose legal mention is in th
   assert.equal(read(p), 'Nimbus');
 });
 
+/** The head of a payment receipt: its title and the booking's number and payment mode (a value that is no name). */
+const RECEIPT_HEAD: FixtureLine[] = ['PAYMENT RECEIPT', [[50, 'Booking ID'], [300, 'Payment Mode']], [[50, 'BK2087'], [300, 'Cash at Desk']]];
+
 test('the payee named after "Payment received by" is the seller, also a short name; a guest is the buyer', () => {
   const p = page([
-    'PAYMENT RECEIPT',
+    ...RECEIPT_HEAD,
     [[50, 'Guest Name: Jane Roe'], [400, 'Date: 31/12/2023']],
-    [[50, 'Booking ID'], [300, 'Payment Mode']],
-    [[50, 'BK2087'], [300, 'Cash at Desk']],
     [[50, 'Grand Total'], [400, '1939.00']],
     [[50, 'Payment received by ZEN'], [300, 'Paid through Cash']],
   ]);
@@ -92,9 +92,7 @@ test('the payee named after "Payment received by" is the seller, also a short na
 
 test('the account holder after "in favour of" is the seller, written out or abbreviated the same company', () => {
   const p = page([
-    'PAYMENT RECEIPT',
-    [[50, 'Booking ID'], [300, 'Payment Mode']],
-    [[50, 'BK2087'], [300, 'Cash at Desk']],
+    ...RECEIPT_HEAD,
     'Note: all payments to be made in favour of',
     'Seaview Stays Pvt. Ltd.',
     ...items(10),
