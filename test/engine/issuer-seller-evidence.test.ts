@@ -35,6 +35,7 @@ test('the name opening a legal mention is read from it, with the running text an
   assert.equal(name(['Seaview Stays Private Limited', 'Registered Office: 14 Harbour Road, Kochi 682001']), 'Seaview Stays Private Limited');
   // No legal form: a register entry alone does not say whose name comes before it.
   assert.equal(name(['Our shop is registered in England']), null);
+  assert.equal(name(['Bankverbindung: Nordbank AG, Sitz Frankfurt, IBAN DE12 5005 0000 0123 4567 89']), null);
   assert.equal(name(['Seaview Stays Private Limited', '14 Harbour Road, Kochi 682001']), null);
 });
 

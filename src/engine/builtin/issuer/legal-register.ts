@@ -22,7 +22,8 @@ export function registeredName(line: Line, next: Line | undefined): string | nul
   if (at && at.index > 0) {
     // Running text after the form is not the name ("ACME Ltd is registered in England").
     const name = text.slice(0, at.index).split(PART_SEPARATOR)[0].trim().replace(/(?:\s+\p{Ll}+)+$/u, '');
-    return hasLegalForm(name) ? name : null;
+    // A labelled part ("Bank: Northbank AG, Sitz Frankfurt") is another company's entry, not the opening name.
+    return hasLegalForm(name) && !name.includes(':') ? name : null;
   }
   if (!at && next && next.page === line.page && REGISTER_WORDS.exec(next.text.trim())?.index === 0 && hasLegalForm(text) && text.split(/\s+/).length <= 6) return text;
   return null;
