@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type { FieldDefinition } from '../../src/api/types.js';
 import { extractFields } from '../../src/engine/builtin/extract-fields.js';
 import { registeredName } from '../../src/engine/builtin/issuer/legal-register.js';
+import { nameEvidence } from '../../src/engine/builtin/letterhead.js';
 import { cueOf, payeeOf } from '../../src/engine/builtin/issuer/party-cues.js';
 import { documentLines } from '../../src/engine/layout/lines.js';
 import type { PageText } from '../../src/engine/types.js';
@@ -111,4 +112,10 @@ test('a subscriber or guest label heads the buyer; the account holder of the ban
   assert.equal(cueOf('Kontoinhaber: Kestrel GmbH'), null);
   assert.deepEqual(payeeOf('Cheques payable to Kestrel Systems Ltd'), { party: 'seller', inline: 'Kestrel Systems Ltd' });
   assert.equal(payeeOf('Goods received by: J. Smith'), null);
+});
+
+test('a register or bank entry is no name: it scores below a plain name ("RCS de Lyon n° 437 254 427", "SIRET …", "IBAN …")', () => {
+  const lines = documentLines([makePage(['Bricoloisirs', 'RCS de Lyon n° 437 254 427', 'SIRET 437 254 437 00173', 'IBAN FR76 4025 4025 4765 0112 4785 358', 'HRB 6089'])], { detectLayout: true });
+  const [name, ...entries] = lines.map((l) => nameEvidence(l.text, l));
+  for (const [i, e] of entries.entries()) assert.ok(e < name && e < 0, `${lines[i + 1].text}: ${e} < ${name}`);
 });

@@ -11,7 +11,7 @@ import { hasLegalForm, looksLikeCompany } from './issuer/legal-forms.js';
 import { fixDigitsInWords, restoreSpacing } from './issuer/ocr-repair.js';
 import { blockOf, type Cue } from './issuer/party-cues.js';
 import { addressLike, meanConf, NOT_A_NAME, REGISTRATION_LINE } from './issuer/line-signs.js';
-import { registeredName } from './issuer/legal-register.js';
+import { isRegisterEntry, registeredName } from './issuer/legal-register.js';
 
 export interface NameCandidate {
   text: string;
@@ -86,6 +86,8 @@ export function nameEvidence(text: string, line: Line): number {
   if (hasLegalForm(text)) score += 0.5;
   else if (looksLikeCompany(text)) score += 0.4;
   if (NOT_A_NAME.test(text) || /@|\.(com|net|org|de|fr)\b/i.test(text)) score -= 0.6;
+  // A register entry ("RCS de Lyon n° 437 254 427") names the register, not the company.
+  if (isRegisterEntry(text)) score -= 0.8;
   if (HEADING_WORD.test(text) && !hasLegalForm(text)) score -= 0.4;
   if (SENTENCE_WORD.test(text)) score -= 0.4;
   // Labels start or end with their concept word ("Grand Total", "Booking ID"); a name may hold one inside.

@@ -8,6 +8,9 @@ import { hasLegalForm } from './legal-forms.js';
 /** Words that only a company's own legal mention carries (English, French, German, Spanish, Italian, Dutch, Indian CIN). */
 const REGISTER_WORDS =
   /(?:^|[\s,;:(·•|–—−-])(?:au\s+capital|capital\s+social|share\s+capital|capital\s+of|r\.?c\.?s\.?|registre\s+du\s+commerce|siège\s+social|registered\s+(?:office|in|address)|company\s+registered|amtsgericht|registergericht|handelsregister|sitz(?:\s+der\s+gesellschaft)?|hrb|hra|registro\s+mercantil|registro\s+(?:delle\s+)?imprese|kvk|cin)(?![\p{L}\p{N}])/iu;
+/** A line that is a register entry itself ("RCS de Lyon n° 437 254 427", "HRB 6089"), not a name before one. */
+export const isRegisterEntry = (text: string): boolean => REGISTER_WORDS.exec(text.trim())?.index === 0;
+
 /** Separators between the parts of a footer line ("ACME GmbH · Street 1 · Town", "ACME SAS − RCS Paris"). */
 const PART_SEPARATOR = /\s+[-–—−·•●|]\s+|\s*[·•●|]\s*|,\s+/;
 

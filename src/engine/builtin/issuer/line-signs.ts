@@ -3,7 +3,7 @@
 import type { Line } from '../../layout/lines.js';
 
 export const NOT_A_NAME =
-  /\b(tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|no\.?|nr\.?|gst|vat|reg|kassenbon|beleg|table|cashier|thank|thanks|merci|danke|vielen|welcome|visit|visite)\b|invoice|rechnung|facture|receipt|quittung/i;
+  /\b(tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|no\.?|nr\.?|gst|vat|reg|siret|siren|iban|swift|bic|kassenbon|beleg|table|cashier|thank|thanks|merci|danke|vielen|welcome|visit|visite)\b|invoice|rechnung|facture|receipt|quittung/i;
 /** Where an address ends: contact, tax and document lines (document words also glued by OCR: "TAXINVOICE"). */
 export const ADDRESS_STOP = /\b(tel|phone|fax|e-?mail|www|http|gst|gstid|vat|tax|reg|date|datum|cashier|table|document|no\s*:)\b|@|invoice|receipt|rechnung|facture/i;
 /** General street and area words of addresses (English, German, French, Malay, Spanish, Italian). */
