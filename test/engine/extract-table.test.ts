@@ -255,3 +255,15 @@ test('a "Unit price" header is one column even where the rows do not add up (no 
   assert.deepEqual(t.rows.map((r) => r.unit_price), [2.5, 0.2]);
   assert.equal(t.arithmetic, 0);
 });
+
+test('item text between a quantity header and a centred description header is the description, numbers in it included', () => {
+  const t = read([
+    [[58, 'QUANTITY'], [240, 'DESCRIPTION'], [425, 'UNIT PRICE'], [518, 'TOTAL']],
+    [[42, '1'], [136, 'Annual support for 23 sites'], [470, '40.00'], [530, '$40.00']],
+    [[42, '2'], [136, 'On-site visit'], [470, '30.00'], [530, '$60.00']],
+  ]);
+  assert.deepEqual(t.rows, [
+    { description: 'Annual support for 23 sites', quantity: 1, unit_price: 40, amount: 40 },
+    { description: 'On-site visit', quantity: 2, unit_price: 30, amount: 60 },
+  ]);
+});

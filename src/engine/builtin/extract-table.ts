@@ -59,7 +59,11 @@ function cells(line: Line, columns: Column[]): string[] {
       i = Math.max(0, columns.findLastIndex((c) => c.x0 <= w.x0 + 1));
       const overlap = (c: Column) => Math.min(c.x1, w.x1) - Math.max(c.x0, w.x0);
       const under = columns.reduce((best, c, k) => (overlap(c) > overlap(columns[best]) ? k : best), i);
+      const next = columns[i + 1];
       if (overlap(columns[under]) > 0) i = under;
+      // Text well past a number column's header, before a centred text header to its right, is that
+      // column's text ("QUANTITY  Test for 23 fields  DESCRIPTION"): numbers carry no words.
+      else if (columns[i].sub?.def.type === 'number' && w.x0 > columns[i].x1 + line.height && next?.sub?.def.type === 'text') i++;
     }
     out[i].push(w.text);
   }
