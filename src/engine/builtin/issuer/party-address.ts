@@ -1,7 +1,7 @@
 // A party's address: the address-like lines printed right under its name, joined as printed.
 import type { Line } from '../../layout/lines.js';
 import { findDates } from '../parse-date.js';
-import { fixDigitsInWords } from './ocr-repair.js';
+import { repairAddressText } from './ocr-repair.js';
 import { ADDRESS_STOP, addressLike, bareNumber, isJunk, PHONE, REGISTRATION_LINE } from './line-signs.js';
 
 export interface AddressRow {
@@ -12,7 +12,7 @@ export interface AddressRow {
 
 /**
  * Rows under a name at x0..x1: the whole line on OCR pages (receipts print one column, and OCR may
- * cut a line into pieces; letters it read as digits repaired), the phrases over the name's column on text-layer pages (a buyer's block
+ * cut a line into pieces; digits and letters it confused put back), the phrases over the name's column on text-layer pages (a buyer's block
  * may stand beside the seller's).
  */
 export function rowsUnder(lines: Line[], name: { line: Line; x0: number; x1: number }, count = 9): AddressRow[] {
@@ -22,7 +22,7 @@ export function rowsUnder(lines: Line[], name: { line: Line; x0: number; x1: num
     .slice(at + 1, at + 1 + count)
     .filter((l) => l.page === name.line.page)
     .map((line) => {
-      if (line.words.some((w) => w.conf !== undefined)) return { line, text: fixDigitsInWords(line.text.trim(), { name: false }) };
+      if (line.words.some((w) => w.conf !== undefined)) return { line, text: repairAddressText(line.text.trim()) };
       const inColumn = line.phrases.filter((p) => p.x1 > name.x0 - h && p.x0 < name.x1 + h);
       return { line, text: inColumn.map((p) => p.text).join(' ').trim() };
     });
