@@ -53,9 +53,10 @@ export function readAddress(rows: AddressRow[]): { text: string; rows: AddressRo
     }
     // A price at the end of a line means the items have started.
     if (ADDRESS_STOP.test(text) || findDates(text).length || PHONE.test(text) || bareNumber(text) || /\d[.,]\d{2}$/.test(text)) break;
-    // A registration number run into the first address line ("789117-W NO.53 ...") is not address.
+    // A registration number run into the first address line ("789117-W NO.53 ...") is not address;
+    // five digits alone are a postcode ("40150 SHAH ALAM").
     used.push(row);
-    out.push(out.length === 0 ? text.replace(/^(?:[A-Z]*\d{5,}-?[A-Z]?\W?|\W*\d*-[A-Z]\b\W?|(?:company|co)\.?\s*(?:reg\.?\s*)?no\W*\s*[\w-]*\d[\w-]*)\s+/i, '') : text);
+    out.push(out.length === 0 ? text.replace(/^(?:[A-Z]*\d{6,}-?[A-Z]?\W?|[A-Z]*\d{5}-[A-Z]\W?|\W*\d*-[A-Z]\b\W?|(?:company|co)\.?\s*(?:reg\.?\s*)?no\W*\s*[\w-]*\d[\w-]*)\s+/i, '') : text);
     if (out.length >= 5) break;
   }
   return out.length ? { text: out.join(' '), rows: used } : null;
