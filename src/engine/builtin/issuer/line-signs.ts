@@ -32,3 +32,9 @@ export function meanConf(line: Line): number {
   const cs = line.words.map((w) => w.conf).filter((c): c is number => c !== undefined);
   return cs.length ? cs.reduce((a, b) => a + b, 0) / cs.length : 100;
 }
+
+/**
+ * Words OCR ran together in a mixed-case line, with a case change or digits inside ("JalanTa7Kaus",
+ * "Tampoi20Jhau"): the recogniser lost the line's spacing and, with it, often some of its letters.
+ */
+export const garbledRead = (text: string): boolean => /\p{Ll}{3}\p{Lu}|\p{Ll}\d+\p{L}/u.test(text);

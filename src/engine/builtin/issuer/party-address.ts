@@ -2,7 +2,7 @@
 import type { Line } from '../../layout/lines.js';
 import { findDates } from '../parse-date.js';
 import { repairAddressText } from './ocr-repair.js';
-import { ADDRESS_STOP, addressLike, bareNumber, isJunk, PHONE, REGISTRATION_LINE } from './line-signs.js';
+import { ADDRESS_STOP, addressLike, bareNumber, garbledRead, isJunk, meanConf, PHONE, REGISTRATION_LINE } from './line-signs.js';
 
 export interface AddressRow {
   line: Line;
@@ -28,14 +28,29 @@ export function rowsUnder(lines: Line[], name: { line: Line; x0: number; x1: num
     });
 }
 
+export interface PartyAddress {
+  text: string;
+  rows: AddressRow[];
+  /**
+   * The read is in doubt: OCR ran its words together with case changes or digits inside
+   * ("JalanTa7Kaus"), or a row before it that reads as nothing known was read unsurely (its first
+   * row, misread, may be missing).
+   */
+  doubtful: boolean;
+}
+
+/** OCR read a row this unsurely (mean word confidence): it may be a misread address row. */
+const UNSURE_ROW = 70;
+
 /**
  * The address in rows under a name: from the first address-like row (past registration and tax
  * numbers and OCR noise) up to a phone/tax/date row, at most five rows.
  */
-export function readAddress(rows: AddressRow[]): { text: string; rows: AddressRow[] } | null {
+export function readAddress(rows: AddressRow[]): PartyAddress | null {
   const out: string[] = [];
   const used: AddressRow[] = [];
   let skipped = 0;
+  let unsureSkipped = false;
   for (const row of rows) {
     const { text } = row;
     if (isJunk(text)) continue;
@@ -48,6 +63,7 @@ export function readAddress(rows: AddressRow[]): { text: string; rows: AddressRo
       }
       if (!addressLike(text) || ADDRESS_STOP.test(text.replace(/^[A-Z]*\d{5,}-?[A-Z]?\W?\s+/i, ''))) {
         if (++skipped > 2) break;
+        if (meanConf(row.line) < UNSURE_ROW) unsureSkipped = true;
         continue;
       }
     }
@@ -59,5 +75,7 @@ export function readAddress(rows: AddressRow[]): { text: string; rows: AddressRo
     out.push(out.length === 0 ? text.replace(/^(?:[A-Z]*\d{6,}-?[A-Z]?\W?|[A-Z]*\d{5}-[A-Z]\W?|\W*\d*-[A-Z]\b\W?|(?:company|co)\.?\s*(?:reg\.?\s*)?no\W*\s*[\w-]*\d[\w-]*)\s+/i, '') : text);
     if (out.length >= 5) break;
   }
-  return out.length ? { text: out.join(' '), rows: used } : null;
+  if (out.length === 0) return null;
+  const text = out.join(' ');
+  return { text, rows: used, doubtful: unsureSkipped || garbledRead(text) };
 }
