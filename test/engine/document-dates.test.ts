@@ -79,3 +79,16 @@ test('a date OCR glued to a number before it and a time after it is read ("10002
 test('image-only pages: OCR words reach the date finder', () => {
   assert.equal(run([ocrPage(['CAFE NOIR', 'Date 14/02/2019 18:22', 'Total 3.00'], 88)], field('date')).data.date, '2019-02-14');
 });
+
+test('a document number that begins with the date (yyyymmdd + serial) repairs an OCR year one confusable digit off', () => {
+  const lines = (number: string): FixtureLine[] => ['ACME STORE', `Invoice No: ${number}`, 'Total 75.00', '06/03/2016 20:01'];
+  const dateOf = (number: string, layer: 'ocr' | 'text' = 'ocr') =>
+    run([layer === 'ocr' ? ocrPage(lines(number), 97, { '06/03/2016': 90 }) : makePage(lines(number))], field('date')).data.date;
+  assert.equal(dateOf('2018030610100080498'), '2018-03-06');
+  // Digits that give another month or day are a serial, not a print of this date.
+  assert.equal(dateOf('2018042210100080498'), '2016-03-06');
+  // A text layer prints what it means.
+  assert.equal(dateOf('2018030610100080498', 'text'), '2016-03-06');
+  // A number with decimals is an amount, not a dated serial.
+  assert.equal(dateOf('20180306.55'), '2016-03-06');
+});

@@ -103,3 +103,13 @@ test('reads a receipt: company from the top, address below it, total and date', 
   );
   assert.deepEqual(r.data, { company: 'GOLDEN LEAF TRADING SDN BHD', address: 'NO 12, JALAN MERAH 3, 81100 JOHOR BAHRU', date: '2018-03-05', total: 12.5 });
 });
+
+test('a grand total labelled only by a gross word (Brutto, Gross) is the total, over the net above it', () => {
+  for (const [net, gross] of [['Netto', 'Brutto'], ['Net', 'Gross']]) {
+    const r = run(
+      ['Muster GmbH', 'Rechnung R-1001', [[300, net], [480, '87,39 €']], [[300, 'USt. (19 %)'], [480, '16,61 €']], [[300, gross], [480, '104,00 €']]],
+      [{ name: 'total', type: 'number', description: 'Total amount to pay, including tax' }],
+    );
+    assert.equal(r.data.total, 104, `${gross} labels the total`);
+  }
+});

@@ -245,3 +245,13 @@ test('OCR header words misread by one letter ("ltem", "AMOUNI") still name their
   ]);
   assert.equal(t.header, true);
 });
+
+test('a "Unit price" header is one column even where the rows do not add up (no arithmetic to repair it)', () => {
+  const t = read([
+    [[50, 'Description'], [300, 'Qty'], [380, 'Unit price'], [480, 'Amount']],
+    [[50, 'Bolts'], [300, '4'], [380, '2.50'], [480, '11.00']],
+    [[50, 'Washers'], [300, '10'], [380, '0.20'], [480, '3.50']],
+  ]);
+  assert.deepEqual(t.rows.map((r) => r.unit_price), [2.5, 0.2]);
+  assert.equal(t.arithmetic, 0);
+});

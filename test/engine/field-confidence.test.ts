@@ -64,6 +64,34 @@ test('fieldConfidence: each kind of evidence moves the score the expected way', 
   assert.equal(fieldConfidence(NO_EVIDENCE), 0);
 });
 
+test('line items: rows that add up (quantity × price = amount) under a header score higher than rows that do not', () => {
+  const items: FieldDefinition[] = [
+    { name: 'line_items', type: 'table', subFields: [{ name: 'description', type: 'text' }, { name: 'quantity', type: 'number' }, { name: 'unit_price', type: 'number' }, { name: 'amount', type: 'number' }] },
+  ];
+  const table = (amounts: string[]) =>
+    extractFields({
+      pages: [
+        makePage([
+          'Blue Heron Tools Ltd',
+          [[50, 'Description'], [300, 'Qty'], [380, 'Unit price'], [480, 'Amount']],
+          [[50, 'Bolts'], [300, '4'], [380, '2.50'], [480, amounts[0]]],
+          [[50, 'Washers'], [300, '10'], [380, '0.20'], [480, amounts[1]]],
+          [[50, 'Hinges'], [300, '2'], [380, '7.00'], [480, amounts[2]]],
+        ]),
+      ],
+      fields: items,
+      dateFormat: null,
+      detectLayout: true,
+      detectTables: false,
+    });
+  const adds = table(['10.00', '2.00', '14.00']);
+  const off = table(['11.00', '3.50', '19.00']);
+  assert.equal((adds.data.line_items as unknown[]).length, 3);
+  assert.equal((off.data.line_items as unknown[]).length, 3);
+  assert.ok(adds.confidence!.line_items >= 0.85, `adds up: ${adds.confidence!.line_items}`);
+  assert.ok(off.confidence!.line_items < 0.5, `does not add up: ${off.confidence!.line_items}`);
+});
+
 const PARTY: FieldDefinition[] = [
   { name: 'company', type: 'text', description: 'Name of the shop or business' },
   { name: 'address', type: 'text', description: 'Address of the shop' },

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { readPages } from '../../src/engine/read/index.js';
+import { prepareImageFile } from '../../src/engine/read/image-prep.js';
 import { ctcDecode, lineInk, lineWords, textRegions, type CtcChar } from '../../src/engine/read/ppocr-post.js';
 import { useFixtureDir } from './read-fixtures.js';
 
@@ -107,10 +108,38 @@ describe('readPages on a small photo (PP-OCR)', () => {
     assert.ok(total[0].x1 <= total[1].x0 && total[1].x1 <= total[2].x0, JSON.stringify(total));
   });
 
-  it('leaves large images (scans) to tesseract, which reads them at their own size', async () => {
+  const largeImage = (density: number) => {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="2200" height="300"><rect width="100%" height="100%" fill="white"/><text x="80" y="180" font-size="90" font-family="DejaVu Sans, sans-serif">INVOICE 4711</text></svg>`;
-    const path = await fx().file('scan.png', await sharp(Buffer.from(svg)).png().toBuffer());
+    return sharp(Buffer.from(svg)).withMetadata({ density }).png().toBuffer();
+  };
+
+  it('leaves large images that state a scanner resolution (scans) to tesseract, which reads them at their own size', async () => {
+    const path = await fx().file('scan.png', await largeImage(300));
+    assert.equal((await prepareImageFile(path, 0)).engine, 'tesseract');
     const [page] = await readPages(path, 'png', { useOcr: false });
     assert.deepEqual(page.words.map((w) => w.text), ['INVOICE', '4711']);
+  });
+
+  it('sends a large image without a credible resolution (a phone photo, 72 dpi or none) to PP-OCR', async () => {
+    const path = await fx().file('photo.png', await largeImage(72));
+    const image = await prepareImageFile(path, 0);
+    assert.equal(image.engine, 'ppocr');
+    assert.deepEqual([image.width, image.height, image.scale], [2200, 300, 1]);
+    const [page] = await readPages(path, 'png', { useOcr: false });
+    assert.deepEqual(page.words.map((w) => w.text), ['INVOICE', '4711']);
+  });
+
+  it('scales a photo larger than 4000 px down for PP-OCR, words still in the page\'s own coordinates', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="6000" height="800"><rect width="100%" height="100%" fill="white"/><text x="200" y="500" font-size="240" font-family="DejaVu Sans, sans-serif">TOTAL 19.50</text></svg>`;
+    const path = await fx().file('big-photo.jpg', await sharp(Buffer.from(svg)).jpeg().toBuffer());
+    const image = await prepareImageFile(path, 0);
+    assert.ok(image.engine === 'ppocr' && image.grayWidth === 4000 && image.grayHeight === 533, JSON.stringify({ ...image, gray: undefined }));
+    assert.deepEqual([image.width, image.height], [6000, 800]);
+    const [page] = await readPages(path, 'jpeg', { useOcr: false });
+    assert.deepEqual(page.words.map((w) => w.text), ['TOTAL', '19.50']);
+    // The words lie where they were drawn: from x = 200 of 6000 px to about 1800 (11 characters of 240 px type).
+    const [first, last] = [page.words[0], page.words[page.words.length - 1]];
+    assert.ok(Math.abs(first.x0 / page.width - 200 / 6000) < 0.02, `x0 ${first.x0} of ${page.width}`);
+    assert.ok(Math.abs(last.x1 / page.width - 1800 / 6000) < 0.04, `x1 ${last.x1} of ${page.width}`);
   });
 });

@@ -23,3 +23,20 @@ test('a date on the line of an order number is the document date ("Order No. 100
 test('a labelled date whose separators OCR lost is read', () => {
   assert.equal(date(['ACME CAFE', 'INV No. 1030720 Cashier: Nicole', 'Date: 05 03- 2018 19: 02: 50', 'Total 12.00']), '2018-03-05');
 });
+
+test('a month name with the day glued on and an apostrophe year ("22Sep\'18") is a date', () => {
+  assert.equal(date(['Kaffeehaus Beispiel', "Chk 2284 22Sep'18 12:46", 'Total 9.28']), '2018-09-22');
+  assert.equal(date(['Kaffeehaus Beispiel', 'Chk 2284 22SEP18 12:46', 'Total 9.28']), '2018-09-22');
+});
+
+test('OCR digits for the letters of a month name ("225ep\'18", "3 0ct 2019") and a C for a 0 in a year are undone on OCR pages', () => {
+  const ocrDate = (lines: FixtureLine[]) => {
+    const page = makePage(lines);
+    return extractFields({ pages: [{ ...page, source: 'ocr', words: page.words.map((w) => ({ ...w, conf: 80 })) }], fields: DATE, dateFormat: null, detectLayout: true, detectTables: false }).data.date;
+  };
+  assert.equal(ocrDate(['Kaffeehaus Beispiel', "Chk 2284 225ep'18 12:46", 'Total 9.28']), '2018-09-22');
+  assert.equal(ocrDate(['Corner Deli', 'Served 3 0ct 2019', 'Total 9.28']), '2019-10-03');
+  assert.equal(ocrDate(['Gare Exemple', 'AEROPORT CDG 1 le 05.02.2C18', 'MONTANT 10.30 EUR']), '2018-02-05');
+  // A text layer spells its dates right: no repair there.
+  assert.equal(date(['Corner Deli', 'Ref 3 0ct 2019', 'Total 9.28']), null);
+});

@@ -60,3 +60,21 @@ test('when the best label names a part (excluding tax) and the payment lines sho
   // Without payment lines, the labelled amount stays.
   assert.equal(total(['Item A 1 50.88', row('Total Sales (Excluding GST) :', '95.17')]), 95.17);
 });
+
+test('the change printed after the tax lines still counts: tendered minus change, not the cash handed over', () => {
+  assert.equal(
+    total([
+      'Kaffeehaus Beispiel',
+      row('1 Latte', '4.49'),
+      row('1 Chai', '4.79'),
+      row('Bar', '10.00'),
+      row('0.72 MwSt. 19%', '4.49'),
+      row('Netto', '3.77'),
+      row('0.76 MwSt. 19%', '4.79'),
+      row('Netto', '4.03'),
+      row('Subtotal', '9.28'),
+      row('Rueckgeld', '0.72'),
+    ]),
+    9.28,
+  );
+});

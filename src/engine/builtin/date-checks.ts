@@ -1,7 +1,8 @@
 // Cross-checks of a document's date against the other dates printed on it: is it plausible (not before
 // 1990, not far in the future), and did OCR misread a digit of its year (a receipt's "2016" where the
 // time stamp line and the other dates say 2018)? OCR mixes up digits of similar shape; a text layer
-// does not, so repairs are made on OCR'd words only.
+// does not, so repairs are made on OCR'd words only. Document numbers that begin with the date
+// ("2018030610100080498", as tills number their receipts) are other prints of it too.
 import type { Line } from '../layout/lines.js';
 import { findDates, type CalendarDate } from './parse-date.js';
 
@@ -13,13 +14,22 @@ export interface PrintedDate {
   date: CalendarDate;
   line: Line;
   ocr: number | null;
+  /** Read from the first eight digits of a longer number (yyyymmdd then a serial). */
+  embedded?: boolean;
 }
+
+/**
+ * A number of 10+ digits that begins with a compact yyyymmdd date. Its digits may be a date by chance,
+ * so it only counts where its month and day are the chosen date's (checkDate).
+ */
+const DATE_LED_NUMBER = /(?<![\d.,])((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{2,}(?![\d.,])/g;
 
 const EARLIEST_YEAR = 1990;
 /** Days a document date may lie after today: clocks and time zones, post-dated invoices. */
 const FUTURE_MARGIN_DAYS = 62;
 
 const dayNumber = (d: CalendarDate): number => Date.UTC(d.year, d.month - 1, d.day) / 86_400_000;
+const isCalendarDay = (d: CalendarDate): boolean => new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDate() === d.day;
 
 /** Mean OCR confidence (0..1) of the words of the line that overlap [start, end) of its text; null for a text layer. */
 export function ocrConfidenceOf(line: Line, start = 0, end = line.text.length): number | null {
@@ -38,6 +48,10 @@ export function printedDates(lines: Line[], monthFirst: boolean): PrintedDate[] 
   const out: PrintedDate[] = [];
   for (const line of lines) {
     for (const m of findDates(line.text, { monthFirst })) out.push({ date: m.date, line, ocr: ocrConfidenceOf(line, m.start, m.end) });
+    for (const m of line.text.matchAll(DATE_LED_NUMBER)) {
+      const date = { year: +m[1], month: +m[2], day: +m[3] };
+      if (isCalendarDay(date)) out.push({ date, line, ocr: ocrConfidenceOf(line, m.index, m.index + m[0].length), embedded: true });
+    }
   }
   return out;
 }
@@ -72,7 +86,9 @@ export interface CheckedDate {
  * OCR'd, differs from the year every other date shows by one confusable digit, and either is implausible
  * or was read with no more confidence than the other dates.
  */
-export function checkDate(chosen: CalendarDate, chosenOcr: number | null, others: PrintedDate[], today = new Date()): CheckedDate {
+export function checkDate(chosen: CalendarDate, chosenOcr: number | null, printed: PrintedDate[], today = new Date()): CheckedDate {
+  // A date at the head of a number speaks for the chosen one only when its month and day are the same.
+  const others = printed.filter((o) => !o.embedded || (o.date.month === chosen.month && o.date.day === chosen.day));
   const rest = others.filter((o) => o.date.year !== chosen.year || o.date.month !== chosen.month || o.date.day !== chosen.day);
   const years = new Set(rest.map((o) => o.date.year));
   const plausible = plausibleDate(chosen, today);
@@ -85,7 +101,7 @@ export function checkDate(chosen: CalendarDate, chosenOcr: number | null, others
     if (ocrRead && confusableYears(chosen.year, year) && (!plausible || otherOcr >= chosenOcr)) {
       const date = { ...chosen, year };
       // 29 February of a year that is not a leap year stays as printed.
-      if (new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDate() === date.day) {
+      if (isCalendarDay(date)) {
         return { date, repaired: true, agrees: true, plausible: plausibleDate(date, today) };
       }
     }

@@ -12,7 +12,7 @@ import { showsMonthFirst, type CalendarDate } from './parse-date.js';
 import { askedDateWords, dateFallback, paidAmount, rankCandidates } from './role-rules.js';
 import { askedParty, type PartyAsk } from './issuer/party-cues.js';
 import { pickParty, type PartyPick } from './issuer/pick-party.js';
-import { extractTable } from './extract-table.js';
+import { readTable, type TableResult } from './extract-table.js';
 import type { TypedValue, ValueContext } from './typed-value.js';
 import { checkDate, ocrConfidenceOf, printedDates, type PrintedDate } from './date-checks.js';
 import { fieldConfidence, NO_EVIDENCE, type FieldEvidence } from './confidence.js';
@@ -67,7 +67,7 @@ function fallback(terms: FieldTerms, doc: DocumentFacts, party: PartyAsk | null)
     const d = dateFallback(lines, doc.ctx.monthFirst);
     if (!d) return null;
     const base = layout(null, null).evidence;
-    return checkedDate(d.match.date, ocrConfidenceOf(d.line, d.match.start, d.match.end), d.match.ambiguous, false, base, doc);
+    return checkedDate(d.match.date, ocrConfidenceOf(d.line, d.match.start, d.match.end), d.match.ambiguous, d.repaired, base, doc);
   }
   if (terms.role === 'total') {
     const paid = paidAmount(lines);
@@ -126,6 +126,19 @@ function lineSum(rows: Record<string, unknown>[], field: FieldDefinition): numbe
   return Math.round(values.reduce((a, b) => a + b, 0) * 100) / 100;
 }
 
+/**
+ * A table's evidence: a header line naming its columns counts as a matched label; the rows adding up to a
+ * total of the document, or quantity × unit price = amount on every row, confirm it; rows that mostly do
+ * not add up contradict it. OCR'd tables carry the mean read confidence of the page's words.
+ */
+function tableEvidence(table: TableResult, sumConfirmed: boolean, doc: DocumentFacts): FieldEvidence {
+  const arithmetic = table.arithmetic;
+  const validated = sumConfirmed || (arithmetic !== null && arithmetic >= 0.99) ? true : arithmetic !== null && arithmetic < 0.5 ? false : null;
+  const words = doc.ocrRead ? doc.lines.flatMap((l) => l.words).filter((w) => typeof w.conf === 'number') : [];
+  const ocr = words.length ? words.reduce((a, w) => a + (w.conf as number), 0) / words.length / 100 : null;
+  return { via: table.header ? 'label' : 'layout', labelScore: table.header ? 1 : null, margin: null, ocr, validated, guessed: false };
+}
+
 export function extractFields(input: ExtractInput): ExtractOutput {
   const lines = documentLines(input.pages, { detectLayout: input.detectLayout });
   const allText = lines.map((l) => l.text).join('\n');
@@ -136,11 +149,12 @@ export function extractFields(input: ExtractInput): ExtractOutput {
   const data: Record<string, unknown> = {};
   const evidence: Record<string, FieldEvidence> = {};
   const missingRequired: string[] = [];
-  const tables: string[] = [];
+  const tables: { name: string; table: TableResult }[] = [];
   for (const field of input.fields) {
     if (field.type === 'table') {
-      data[field.name] = extractTable(lines, field as FieldDefinition & { subFields: NonNullable<FieldDefinition['subFields']> }, { ctx, dateFormat: input.dateFormat, strict: input.detectTables });
-      tables.push(field.name);
+      const table = readTable(lines, field as FieldDefinition & { subFields: NonNullable<FieldDefinition['subFields']> }, { ctx, dateFormat: input.dateFormat, strict: input.detectTables });
+      data[field.name] = table.rows;
+      tables.push({ name: field.name, table });
     } else {
       const r = extractScalarWithEvidence(fieldTerms(field), doc, askedParty(field));
       data[field.name] = r.value;
@@ -149,13 +163,12 @@ export function extractFields(input: ExtractInput): ExtractOutput {
     if (field.required && isMissing(data[field.name])) missingRequired.push(field.name);
   }
   // Line items and a total confirm each other when the items add up to it.
-  for (const name of tables) {
+  for (const { name, table } of tables) {
     const field = input.fields.find((f) => f.name === name)!;
-    const rows = data[name] as Record<string, unknown>[];
-    const sum = lineSum(rows, field);
+    const sum = lineSum(table.rows, field);
     const confirmed = input.fields.filter((f) => f.type === 'number' && sum !== null && typeof data[f.name] === 'number' && Math.abs((data[f.name] as number) - sum) < 0.005);
     for (const f of confirmed) evidence[f.name] = { ...evidence[f.name], validated: true };
-    evidence[name] = rows.length === 0 ? NO_EVIDENCE : { ...NO_EVIDENCE, via: 'layout', validated: confirmed.length > 0 ? true : null };
+    evidence[name] = table.rows.length === 0 ? NO_EVIDENCE : tableEvidence(table, confirmed.length > 0, doc);
   }
   const confidence = Object.fromEntries(input.fields.map((f) => [f.name, isMissing(data[f.name]) ? 0 : fieldConfidence(evidence[f.name] ?? NO_EVIDENCE)]));
   return { data, missingRequired, confidence };

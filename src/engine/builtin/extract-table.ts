@@ -218,8 +218,3 @@ function result(rows: Record<string, unknown>[], headerScore: number, arithmetic
   const confidence = rows.length ? Math.round(100 * (0.5 * headerScore + 0.5 * (arithmetic ?? 0.5))) / 100 : 0;
   return { rows, confidence, header, arithmetic };
 }
-
-/** The rows of a table field (readTable without the confidence). */
-export function extractTable(lines: Line[], field: FieldDefinition & { subFields: SubFieldDefinition[] }, opts: TableOptions): Record<string, unknown>[] {
-  return readTable(lines, field, opts).rows;
-}

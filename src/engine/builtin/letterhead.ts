@@ -11,6 +11,7 @@ import { hasLegalForm, looksLikeCompany } from './issuer/legal-forms.js';
 import { fixDigitsInWords, restoreSpacing } from './issuer/ocr-repair.js';
 import { blockOf, type Cue } from './issuer/party-cues.js';
 import { addressLike, meanConf, NOT_A_NAME, REGISTRATION_LINE } from './issuer/line-signs.js';
+import { registeredName } from './issuer/legal-register.js';
 
 export interface NameCandidate {
   text: string;
@@ -47,6 +48,12 @@ export function recipientWindow(lines: Line[]): Phrase[] {
   }
   return out;
 }
+/**
+ * A department after the company's name in a sender block ("ACME Customer Service", "ACME Service
+ * Clients"): the company is the issuer, the department only where to write.
+ */
+const DEPARTMENT =
+  /(?:^|\s+[-–]?\s*)(?:customer\s+(?:service|care|support|relations)|billing\s+department|accounts?\s+(?:department|receivable)|service\s+(?:abonnés?|clients?|consommateurs?|facturation|après[\s-]vente)|kundenservice|kundendienst|kundenbetreuung|servicio\s+(?:al\s+)?cliente|servizio\s+clienti|klantenservice)$/iu;
 /** Registration numbers printed after a company name: "AEON CO. (M) BHD (126925-H)". */
 const TRAILING_REG_NO = /\s*[({[][^)}\]]*\d[^)}\]]*[)}\]]?\s*$/;
 /** Tax and company registration numbers of many countries, printed next to or under the issuer's name. */
@@ -96,10 +103,10 @@ export function nameEvidence(text: string, line: Line): number {
 }
 
 /** Name text cut from a phrase or line: without a document title, a leading label or a trailing registration number. */
-export function cleanName(raw: string, ocr: boolean): string | null {
-  const text = raw.replace(DOC_TYPE_WORD, '').replace(TRAILING_REG_NO, '').replace(/^[^:]{1,25}:\s*/, '').replace(/[,;]+$/, '').trim();
+export function cleanName(raw: string, ocr: boolean, minLetters = 4): string | null {
+  const text = raw.replace(DOC_TYPE_WORD, '').replace(TRAILING_REG_NO, '').replace(/^[^:]{1,25}:\s*/, '').replace(DEPARTMENT, '').replace(/[,;]+$/, '').trim();
   const letters = (text.match(/\p{L}/gu) ?? []).length;
-  if (letters < 4 || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8) return null;
+  if (letters < minLetters || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8) return null;
   return ocr ? restoreSpacing(fixDigitsInWords(text, { name: true })) : text;
 }
 
@@ -161,7 +168,21 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
       out.push({ text, line: l, score, x0: o.x0, x1: o.x1 });
     }
   });
-  return [...out, ...cuedCandidates(lines, sellerCues)];
+  return [...out, ...registeredCandidates(page), ...cuedCandidates(lines, sellerCues)];
+}
+
+/**
+ * The names that open the issuer's legal mention (capital, register entry, registered office; see
+ * legal-register.ts), wherever it is printed: as good evidence as a seller cue over the name.
+ */
+function registeredCandidates(page: Line[]): NameCandidate[] {
+  const out: NameCandidate[] = [];
+  page.forEach((l, i) => {
+    const raw = registeredName(l, page[i + 1]);
+    const text = raw && cleanName(raw, l.words.some((w) => w.conf !== undefined));
+    if (text) out.push({ text, line: l, score: 1 + nameEvidence(text, l), x0: l.x0, x1: l.x1 });
+  });
+  return out;
 }
 
 /** Names printed after or under a seller cue ("Sold by: ACME Ltd", "Supplier" over "ACME Ltd"). */
@@ -169,7 +190,8 @@ export function cuedCandidates(lines: Line[], cues: Cue[]): NameCandidate[] {
   const out: NameCandidate[] = [];
   for (const cue of cues) {
     const ocr = cue.line.words.some((w) => w.conf !== undefined);
-    const inline = cue.inline && cleanName(cue.inline.split(/\s*,\s+(?=\p{L}[\p{L}\s-]*:)/u)[0], ocr);
+    // After a cue a short name is still a name ("Payment received by ACM").
+    const inline = cue.inline && cleanName(cue.inline.split(/\s*,\s+(?=\p{L}[\p{L}\s-]*:)/u)[0], ocr, 3);
     if (inline) out.push({ text: inline, line: cue.line, score: 1.2 + nameEvidence(inline, cue.line), x0: cue.phrase.x0, x1: cue.phrase.x1 });
     if (cue.inline) continue;
     blockOf(lines, cue, 2).forEach((b, k) => {

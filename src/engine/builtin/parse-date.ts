@@ -101,7 +101,8 @@ const patterns: Pattern[] = [
   },
   // 15 Nov 2019, 15-Nov-2019, 15. November 2019, 15th of November 2019, 05 MAR 2018, 1er mars 2019
   {
-    re: new RegExp(`(?<![\\w])(\\d{1,2})(?:st|nd|rd|th|er)?\\.?[\\s\\-/]*(?:of\\s+)?(${MONTH_RE})\\.?[\\s\\-/,]*(${YEAR_THEN_TIME}|(?:\\d{4}|\\d{2})(?![\\d]))`, 'giu'),
+    // An apostrophe may stand for the century ("22Sep'18").
+    re: new RegExp(`(?<![\\w])(\\d{1,2})(?:st|nd|rd|th|er)?\\.?[\\s\\-/]*(?:of\\s+)?(${MONTH_RE})\\.?[\\s\\-/,'’]*(${YEAR_THEN_TIME}|(?:\\d{4}|\\d{2})(?![\\d]))`, 'giu'),
     build: (m) => {
       const month = MONTHS[m[2].toLowerCase()];
       return month ? { date: { year: fullYear(m[3]), month, day: +m[1] }, ambiguous: false } : null;
@@ -152,19 +153,36 @@ export function findDates(text: string, opts: { monthFirst?: boolean; loose?: bo
 }
 
 /** Letters OCR reads for digits of the same shape. */
-const DIGIT_OF: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', l: '1', I: '1', i: '1', '|': '1', S: '5', s: '5', B: '8', Z: '2', z: '2' };
+const DIGIT_OF: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', C: '0', l: '1', I: '1', i: '1', '|': '1', S: '5', s: '5', B: '8', Z: '2', z: '2' };
+/** The reverse: digits OCR reads for letters of a month name. */
+const LETTERS_OF: Record<string, string> = { '0': 'o', '1': 'l', '5': 's', '8': 'b', '2': 'z' };
+
+/** Month names as OCR may spell them with digits for letters ("5ep", "0ct", "N0v"): the misspelling's pattern, once per name. */
+const MONTH_LOOKALIKE = new RegExp(
+  `(?<![\\w])(\\d{1,2})(\\s?)(${Object.keys(MONTHS)
+    .filter((n) => /[olszb]/.test(n))
+    .sort((a, b) => b.length - a.length)
+    .map((n) => [...n].map((c) => { const d = Object.keys(LETTERS_OF).find((k) => LETTERS_OF[k] === c); return d ? `[${c}${d}]` : c; }).join(''))
+    .join('|')})(?=\\.?[\\s\\-/,'’]*\\d{2,4}(?!\\d))`,
+  'giu',
+);
 
 /**
  * The text with OCR's letter-for-digit mistakes undone inside date-shaped tokens ("2O18-03-O5",
- * "l5/03/2018", "S.11.2019"): tokens of digits and date separators with at most two such letters.
+ * "l5/03/2018", "S.11.2019", "05.02.2C18"): tokens of digits and date separators with at most two such
+ * letters; and digits read for the letters of a month name after a day ("225ep'18", "3 0ct 2019").
+ * Character for character, so positions in the text stay valid.
  */
 export function undoOcrLetters(text: string): string {
-  return text.replace(/[\dOoDQlIi|SsBZz./-]{6,}/g, (tok) => {
+  const digits = text.replace(/[\dOoDQCIli|SsBZz./-]{6,}/g, (tok) => {
     const letters = tok.replace(/[\d./-]/g, '');
     const digits = tok.replace(/\D/g, '');
     if (letters.length === 0 || letters.length > 2 || digits.length < 4 || !/[./-]/.test(tok)) return tok;
-    return tok.replace(/[OoDQlIi|SsBZz]/g, (c) => DIGIT_OF[c]);
+    return tok.replace(/[OoDQCIli|SsBZz]/g, (c) => DIGIT_OF[c]);
   });
+  return digits.replace(MONTH_LOOKALIKE, (all, day: string, space: string, month: string) =>
+    /\d/.test(month) && /\p{L}/u.test(month) ? day + space + month.replace(/\d/g, (d) => LETTERS_OF[d]) : all,
+  );
 }
 
 export function parseDate(text: string, opts: { monthFirst?: boolean } = {}): CalendarDate | null {

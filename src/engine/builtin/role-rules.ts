@@ -4,7 +4,7 @@
 import type { Line } from '../layout/lines.js';
 import type { Candidate } from './label-candidates.js';
 import type { FieldTerms } from './field-terms.js';
-import { findDates, type DateMatch } from './parse-date.js';
+import { findDates, undoOcrLetters, type DateMatch } from './parse-date.js';
 import { plausibleDate } from './date-checks.js';
 import { findAmounts } from './parse-amount.js';
 import { pickAmount } from './typed-value.js';
@@ -33,7 +33,11 @@ export function paidAmount(lines: Line[]): number | null {
     let tendered = moneyOn(l.text);
     if (tendered === null && lines[i + 1] && /^\W*(?:[A-Z]{1,3}\s?)?[\d.,\s]+$/.test(lines[i + 1].text)) tendered = moneyOn(lines[i + 1].text);
     if (tendered === null || tendered <= 0) continue;
-    const change = lines.slice(i + 1, i + 5).find((n) => CHANGE_WORD.test(n.text));
+    // The change follows the payment, sometimes after its tax lines (German receipts print the VAT
+    // between "Bar" and "Rückgeld"); never past another payment line.
+    const after = lines.slice(i + 1, i + 11);
+    const next = after.findIndex((n) => TENDERED_LINE.test(n.text));
+    const change = (next < 0 ? after : after.slice(0, next)).find((n) => CHANGE_WORD.test(n.text));
     // The change's amount follows its word (OCR may put stray figures before it).
     const back = change ? moneyOn(change.text.slice((CHANGE_WORD.exec(change.text)?.index ?? 0) + 1)) : 0;
     if (back === null || back < 0 || back >= tendered) return change ? null : tendered;
@@ -172,13 +176,25 @@ function labelsOtherDate(before: string[]): boolean {
   return at >= 0 && !before.slice(at + 1).some((t) => NUMBER_WORDS.has(t));
 }
 
-/** The document's first plausible date that is not labelled as some other date. */
-export function dateFallback(lines: Line[], monthFirst: boolean): { line: Line; match: DateMatch } | null {
-  for (const l of lines) {
-    const found = findDates(l.text, { monthFirst }).filter((m) => plausibleDate(m.date));
-    if (found.length === 0) continue;
-    if (labelsOtherDate(tokenize(l.text.slice(0, found[0].start)))) continue;
-    return { line: l, match: found[0] };
-  }
-  return null;
+/**
+ * The document's first plausible date that is not labelled as some other date. When none is printed
+ * legibly, the first one on an OCR'd line once OCR's digit/letter confusions are undone (`repaired`).
+ */
+export function dateFallback(lines: Line[], monthFirst: boolean): { line: Line; match: DateMatch; repaired: boolean } | null {
+  const first = (text: (l: Line) => string | null) => {
+    for (const l of lines) {
+      const t = text(l);
+      if (t === null) continue;
+      const found = findDates(t, { monthFirst }).filter((m) => plausibleDate(m.date));
+      if (found.length === 0) continue;
+      if (labelsOtherDate(tokenize(t.slice(0, found[0].start)))) continue;
+      return { line: l, match: found[0] };
+    }
+    return null;
+  };
+  const plain = first((l) => l.text);
+  if (plain) return { ...plain, repaired: false };
+  const ocrRead = (l: Line) => l.words.some((w) => w.conf !== undefined);
+  const fixed = first((l) => (ocrRead(l) ? undoOcrLetters(l.text) : null));
+  return fixed && { ...fixed, repaired: true };
 }

@@ -8,7 +8,7 @@ const SYNONYM_GROUPS: string[][] = [
   ['invoice', 'inv', 'bill', 'rechnung', 'facture', 'rechnungs', 'receipt', 'beleg', 'quittung'],
   // Also Spanish/Portuguese/Italian (fecha, data, emisión), Dutch/Scandinavian (datum, dato), Malay/Indonesian (tarikh, tanggal).
   ['date', 'dated', 'datum', 'issued', 'issue', 'rechnungsdatum', 'belegdatum', 'fecha', 'data', 'dato', 'tarikh', 'tanggal', 'tgl', 'emisión', 'emision', 'emissão', 'émission', 'ausstellungsdatum'],
-  ['total', 'amount', 'amt', 'sum', 'gesamt', 'gesamtbetrag', 'summe', 'betrag', 'montant', 'ttc', 'balance', 'due', 'payable', 'endbetrag', 'zahlbetrag', 'rechnungsbetrag', 'bruttobetrag'],
+  ['total', 'amount', 'amt', 'sum', 'gesamt', 'gesamtbetrag', 'summe', 'betrag', 'montant', 'ttc', 'balance', 'due', 'payable', 'endbetrag', 'zahlbetrag', 'rechnungsbetrag', 'bruttobetrag', 'brutto', 'gross'],
   ['vendor', 'seller', 'supplier', 'from', 'company', 'merchant', 'issuer', 'store', 'shop', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur'],
   ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to'],
   ['address', 'addr', 'adresse', 'anschrift', 'location'],

@@ -26,7 +26,7 @@ export async function ocrPage(
   (image.engine === 'ppocr' ? endIdleOcrWorkers : endIdlePpocr)();
   const words =
     image.engine === 'ppocr'
-      ? await recognizePhoto({ gray: image.gray, width: image.width, height: image.height })
+      ? await recognizePhoto({ gray: image.gray, width: image.grayWidth, height: image.grayHeight })
       : await recognize(image.png, pageSize && dpi ? dpi * image.scale : undefined);
   // Source pixels per point.
   const pxPerPt = (dpi ?? estimateDpi(words, image.scale)) / 72;

@@ -67,6 +67,9 @@ const CUES: Record<Party, string[]> = {
     'recipient', 'payer', 'to', 'kunde', 'rechnungsempfänger', 'rechnungsadresse', 'käufer', 'auftraggeber', 'leistungsempfänger',
     'empfänger', 'acheteur', 'facturé à', 'facturer à', 'adresse de facturation', 'destinataire', 'cliente', 'comprador', 'acquirente',
     'committente', 'koper', 'klant',
+    // Labels of the buyer's name: a subscriber or guest is who is billed. Not "account holder" (Kontoinhaber,
+    // titulaire): in the bank details it names the seller's account.
+    'customer name', 'client name', 'subscriber', 'guest name', 'kundenname', 'nom du client', "nom de l'abonné", 'abonné', 'nombre del cliente',
   ],
   ship_to: [
     'ship to', 'shipped to', 'deliver to', 'delivered to', 'delivery address', 'shipping address', 'delivery to', 'consignee',
@@ -96,8 +99,9 @@ export interface Cue {
 
 /** A phrase that starts with a party cue, and what follows it. */
 export function cueOf(phraseText: string): { party: Party; inline: string | null } | null {
+  const text = phraseText.trim().replace(/[’‘`´]/g, "'");
   for (const p of CUE_PATTERNS) {
-    const m = p.re.exec(phraseText.trim());
+    const m = p.re.exec(text);
     if (!m) continue;
     const colon = m[1] !== undefined;
     // "Bill to Address:" is a heading too: the rest is a label of its own.
@@ -110,11 +114,25 @@ export function cueOf(phraseText: string): { party: Party; inline: string | null
   return null;
 }
 
+/**
+ * Who a payment goes to names the seller, wherever the words stand in a phrase ("All payments to be made
+ * in favour of", "Cheques payable to ACME Ltd", "Payment received by ACME"). "Received by" alone is not
+ * one: on a delivery note it is the buyer's signatory.
+ */
+const PAYEE = /\b(?:payment\s+received\s+by|payable\s+to|in\s+favou?r\s+of|à\s+l'ordre\s+de|zugunsten(?:\s+(?:von|der|des))?)(?![\p{L}\p{N}])\s*:?\s*(.*)$/iu;
+
+/** A phrase naming the payee, and the name after the words (null: the name heads the block under it). */
+export function payeeOf(phraseText: string): { party: Party; inline: string | null } | null {
+  const m = PAYEE.exec(phraseText.trim().replace(/[’‘`´]/g, "'"));
+  if (!m) return null;
+  return { party: 'seller', inline: m[1].trim() === '' ? null : m[1].trim() };
+}
+
 export function findCues(lines: Line[]): Cue[] {
   const out: Cue[] = [];
   for (const line of lines) {
     for (const phrase of line.phrases) {
-      const c = cueOf(phrase.text);
+      const c = cueOf(phrase.text) ?? payeeOf(phrase.text);
       if (c) out.push({ ...c, line, phrase });
     }
   }

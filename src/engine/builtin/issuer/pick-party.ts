@@ -30,17 +30,18 @@ const fold = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, 
 
 /**
  * The best candidate and its margin over the best rival (a candidate that is not a piece of the same
- * name). The same company printed twice, with and without its legal form ("ACME Trading" in the
- * letterhead, "ACME Trading, Inc." in the small print), is given as printed highest on the page.
+ * name, nor the same company with another legal form). The same company printed twice, with and without its legal form ("ACME Trading" in the
+ * letterhead, "ACME Trading, Inc." in the small print), is given as printed highest on the page where
+ * it still reads as a name (a positive score), however much stronger the evidence of the other print.
  */
 function best(cands: NameCandidate[]): { top: NameCandidate; margin: number } | null {
   const sorted = [...cands].sort((a, b) => b.score - a.score);
   const first = sorted[0];
   if (!first) return null;
   const f = fold(first.text);
-  const rival = sorted.find((c) => !f.includes(fold(c.text)) && !fold(c.text).includes(f));
   const entity = fold(withoutLegalForm(first.text));
-  const top = sorted.filter((c) => c.score >= first.score - 0.5 && fold(withoutLegalForm(c.text)) === entity).sort((a, b) => a.line.index - b.line.index)[0];
+  const rival = sorted.find((c) => !f.includes(fold(c.text)) && !fold(c.text).includes(f) && fold(withoutLegalForm(c.text)) !== entity);
+  const top = sorted.filter((c) => c.score > 0 && fold(withoutLegalForm(c.text)) === entity).sort((a, b) => a.line.index - b.line.index)[0];
   return { top: { ...top, score: first.score }, margin: rival ? first.score - rival.score : Math.max(0, first.score) };
 }
 
@@ -82,7 +83,10 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
     buyerZone.add(c.phrase);
     for (const b of blockOf(lines, c)) b.phrases.forEach((p) => buyerZone.add(p));
   }
-  const b = best([...issuerCandidates(lines, cues.filter((c) => c.party === 'seller'), buyerZone), ...labelledNames(labelled)]);
+  // The buyer's name printed again elsewhere (over its address at the top, as "Subscriber: ...") is still the buyer's.
+  const buyerNames = new Set(cuedCandidates(lines, cues.filter((c) => c.party !== 'seller')).map((c) => fold(c.text)));
+  const cands = [...issuerCandidates(lines, cues.filter((c) => c.party === 'seller'), buyerZone), ...labelledNames(labelled)];
+  const b = best(cands.map((c) => (buyerNames.has(fold(c.text)) ? { ...c, score: c.score - 0.9 } : c)));
   return b && { name: joinNameAbove(lines, b.top), margin: b.margin };
 }
 

@@ -1,0 +1,30 @@
+// The issuer's legal mentions: the statement, usually in the footer, that gives the company's capital,
+// its commercial register entry or its registered office ("ACME SAS au capital de 10 000 €, RCS Paris",
+// "ACME Ltd, registered in England No. 1234567", "ACME GmbH · Sitz Berlin · Amtsgericht HRB 123").
+// The law asks them of the issuer, not of the buyer, so the name they open is the seller's legal name.
+import type { Line } from '../../layout/lines.js';
+import { hasLegalForm } from './legal-forms.js';
+
+/** Words that only a company's own legal mention carries (English, French, German, Spanish, Italian, Dutch, Indian CIN). */
+const REGISTER_WORDS =
+  /(?:^|[\s,;:(·•|–—−-])(?:au\s+capital|capital\s+social|share\s+capital|capital\s+of|r\.?c\.?s\.?|registre\s+du\s+commerce|siège\s+social|registered\s+(?:office|in|address)|company\s+registered|amtsgericht|registergericht|handelsregister|sitz(?:\s+der\s+gesellschaft)?|hrb|hra|registro\s+mercantil|registro\s+(?:delle\s+)?imprese|kvk|cin)(?![\p{L}\p{N}])/iu;
+/** Separators between the parts of a footer line ("ACME GmbH · Street 1 · Town", "ACME SAS − RCS Paris"). */
+const PART_SEPARATOR = /\s+[-–—−·•●|]\s+|\s*[·•●|]\s*|,\s+/;
+
+/**
+ * The company name a legal mention opens: the first part of the line before the register words, when it
+ * has a legal form ("Free SAS au capital de ..." -> "Free SAS"); or a line that is only such a name, when
+ * the next line starts with the register words ("ACME Private Limited" over "Registered Office: ...").
+ */
+export function registeredName(line: Line, next: Line | undefined): string | null {
+  const text = line.text.trim();
+  const at = REGISTER_WORDS.exec(text);
+  if (at && at.index > 0) {
+    // Running text after the form is not the name ("ACME Ltd is registered in England").
+    const name = text.slice(0, at.index).split(PART_SEPARATOR)[0].trim().replace(/(?:\s+\p{Ll}+)+$/u, '');
+    // A labelled part ("Bank: Northbank AG, Sitz Frankfurt") is another company's entry, not the opening name.
+    return hasLegalForm(name) && !name.includes(':') ? name : null;
+  }
+  if (!at && next && next.page === line.page && REGISTER_WORDS.exec(next.text.trim())?.index === 0 && hasLegalForm(text) && text.split(/\s+/).length <= 6) return text;
+  return null;
+}

@@ -1,0 +1,114 @@
+// Evidence of who issues a document beyond its letterhead: the issuer's legal mention (capital,
+// register, registered office), the payee of the payment, a department after the name in the sender
+// block, and the buyer's name printed again under a subscriber or guest label.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FieldDefinition } from '../../src/api/types.js';
+import { extractFields } from '../../src/engine/builtin/extract-fields.js';
+import { registeredName } from '../../src/engine/builtin/issuer/legal-register.js';
+import { cueOf, payeeOf } from '../../src/engine/builtin/issuer/party-cues.js';
+import { documentLines } from '../../src/engine/layout/lines.js';
+import type { PageText } from '../../src/engine/types.js';
+import { makePage, type FixtureLine } from './page-fixture.js';
+
+const VENDOR: FieldDefinition = { name: 'vendor', type: 'text', description: 'Name of the seller issuing the invoice' };
+const read = (page: PageText) => extractFields({ pages: [page], fields: [VENDOR], dateFormat: null, detectLayout: true, detectTables: false }).data.vendor;
+
+/** A text-layer page whose lines `big` are printed `by` times as tall. */
+function page(lines: FixtureLine[], big: number[] = [], by = 1.3): PageText {
+  const p = makePage(lines);
+  for (const w of p.words) if (big.includes(Math.round((w.y0 - 50) / 14))) w.y1 = w.y0 + 10 * by;
+  return p;
+}
+/** Item rows that push what follows past the letterhead, into the small print. */
+const items = (n: number): FixtureLine[] => Array.from({ length: n }, (_, i) => [[50, `Item ${i + 1}`], [400, `${i + 2}.00`]] as [number, string][]);
+
+test('the name opening a legal mention is read from it, with the running text and the register words cut off', () => {
+  const lines = (texts: string[]) => documentLines([makePage(texts)], { detectLayout: true });
+  const name = (texts: string[]) => {
+    const l = lines(texts);
+    return registeredName(l[0], l[1]);
+  };
+  assert.equal(name(['Nimbus SAS au capital de 2.000.000 € − RCS Lyon B 123 456 789 − Siège social: 3 rue Neuve 69001 Lyon']), 'Nimbus SAS');
+  assert.equal(name(['Kestrel Systems Ltd is registered in England and Wales No. 01234567']), 'Kestrel Systems Ltd');
+  assert.equal(name(['Blauwal Technik GmbH · Hafenstraße 3 · 20457 Hamburg · Amtsgericht Hamburg HRB 12345']), 'Blauwal Technik GmbH');
+  assert.equal(name(['Seaview Stays Private Limited', 'Registered Office: 14 Harbour Road, Kochi 682001']), 'Seaview Stays Private Limited');
+  // No legal form: a register entry alone does not say whose name comes before it.
+  assert.equal(name(['Our shop is registered in England']), null);
+  assert.equal(name(['Bankverbindung: Nordbank AG, Sitz Frankfurt, IBAN DE12 5005 0000 0123 4567 89']), null);
+  assert.equal(name(['Seaview Stays Private Limited', '14 Harbour Road, Kochi 682001']), null);
+});
+
+test('a footer legal mention names the seller when the top of the page holds no name', () => {
+  const p = page([
+    'Statement of account',
+    [[50, 'Invoice No: 5521'], [400, 'Date: 04.03.2024']],
+    ...items(14),
+    '',
+    'Kestrel Systems Ltd is registered in England and Wales No. 01234567. Registered office: 1 Dock Road, Hull HU1 1AA',
+  ]);
+  assert.equal(read(p), 'Kestrel Systems Ltd');
+});
+
+/** A sender block: the company's brand with the department to write to, over its postcode and town. */
+const SENDER: FixtureLine[] = ['Nimbus Service Clients', '69001 Lyon Cedex', ''];
+
+test('the buyer named again under a subscriber label is not the seller; the sender without its department is', () => {
+  const p = page([
+    ...SENDER,
+    [[300, 'Jean Martin']],
+    [[300, '12 rue des Lilas']],
+    [[300, '38000 Grenoble']],
+    '',
+    [[50, 'Adresse email de contact'], [300, 'Nom de l’abonné']],
+    [[50, 'jean@example.org'], [300, 'Jean Martin']],
+    'Facture n° 77120 du 02 juillet 2024',
+  ], [3, 4, 5]);
+  assert.equal(read(p), 'Nimbus');
+});
+
+test('the letterhead brand is given for the company whose legal mention is in the footer, though the mention is the stronger evidence', () => {
+  // The sender block is small print beside the title, so the legal mention outscores it by far.
+  const p = page([
+    ...SENDER,
+    'Facture n° 77120 du 02 juillet 2024',
+    ...items(14),
+    'Nimbus SAS au capital de 2.000.000 € − RCS Lyon B 123 456 789 − Siège social: 3 rue Neuve 69001 Lyon − N° de TVA FR 12 123456789',
+  ], [3], 2);
+  assert.equal(read(p), 'Nimbus');
+});
+
+/** The head of a payment receipt: its title and the booking's number and payment mode (a value that is no name). */
+const RECEIPT_HEAD: FixtureLine[] = ['PAYMENT RECEIPT', [[50, 'Booking ID'], [300, 'Payment Mode']], [[50, 'BK2087'], [300, 'Cash at Desk']]];
+
+test('the payee named after "Payment received by" is the seller, also a short name; a guest is the buyer', () => {
+  const p = page([
+    ...RECEIPT_HEAD,
+    [[50, 'Guest Name: Jane Roe'], [400, 'Date: 31/12/2023']],
+    [[50, 'Grand Total'], [400, '1939.00']],
+    [[50, 'Payment received by ZEN'], [300, 'Paid through Cash']],
+  ]);
+  assert.equal(read(p), 'ZEN');
+});
+
+test('the account holder after "in favour of" is the seller, written out or abbreviated the same company', () => {
+  const p = page([
+    ...RECEIPT_HEAD,
+    'Note: all payments to be made in favour of',
+    'Seaview Stays Pvt. Ltd.',
+    ...items(10),
+    'Seaview Stays Private Limited',
+    'Registered Office: 14 Harbour Road, Kochi 682001',
+  ]);
+  assert.equal(read(p), 'Seaview Stays Pvt. Ltd.');
+});
+
+test('a subscriber or guest label heads the buyer; the account holder of the bank details does not', () => {
+  assert.deepEqual(cueOf('Nom de l’abonné'), { party: 'buyer', inline: null });
+  assert.deepEqual(cueOf('Guest Name: Jane Roe'), { party: 'buyer', inline: 'Jane Roe' });
+  assert.deepEqual(cueOf('Subscriber:'), { party: 'buyer', inline: null });
+  assert.equal(cueOf('Account holder: Kestrel Systems Ltd'), null);
+  assert.equal(cueOf('Kontoinhaber: Kestrel GmbH'), null);
+  assert.deepEqual(payeeOf('Cheques payable to Kestrel Systems Ltd'), { party: 'seller', inline: 'Kestrel Systems Ltd' });
+  assert.equal(payeeOf('Goods received by: J. Smith'), null);
+});
