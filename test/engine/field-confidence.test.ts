@@ -91,3 +91,42 @@ test('line items: rows that add up (quantity × price = amount) under a header s
   assert.ok(adds.confidence!.line_items >= 0.85, `adds up: ${adds.confidence!.line_items}`);
   assert.ok(off.confidence!.line_items < 0.5, `does not add up: ${off.confidence!.line_items}`);
 });
+
+const PARTY: FieldDefinition[] = [
+  { name: 'company', type: 'text', description: 'Name of the shop or business' },
+  { name: 'address', type: 'text', description: 'Address of the shop' },
+];
+/** An OCR receipt top: every word read at 95, the lines in `unsure` at 40. */
+const receipt = (lines: string[], unsure: number[] = []) => {
+  const p = makePage(lines);
+  const words = p.words.map((w) => ({ ...w, conf: unsure.includes(Math.round((w.y0 - 50) / 14)) ? 40 : 95 }));
+  return extractFields({ pages: [{ ...p, source: 'ocr', words }], fields: PARTY, dateFormat: null, detectLayout: true, detectTables: false });
+};
+
+test('an address OCR ran together with case changes or digits inside its words scores lower than a clean one', () => {
+  const clean = receipt(['KEDAI MAWAR TRADING', 'No 12, Jalan Merah 3,', 'Taman Melati, 56030 Kota Baru', 'TEL: 03-1234567']);
+  const garbled = receipt(['KEDAI MAWAR TRADING', 'No 12, JalanMe7ah 3,', 'Tamanelati56030KotaBaru', 'TEL: 03-1234567']);
+  assert.equal(garbled.data.address, 'No 12, JalanMe7ah 3, Tamanelati56030KotaBaru');
+  assert.ok(garbled.confidence!.address < clean.confidence!.address, `${garbled.confidence!.address} < ${clean.confidence!.address}`);
+});
+
+test('an address read past an unsurely read row scores lower: the row may be its misread start', () => {
+  const clean = receipt(['KEDAI MAWAR TRADING', 'WQ,ZXKRTP', '56030 KOTA BARU, KELANTAN', 'TEL: 03-1234567']);
+  const unsure = receipt(['KEDAI MAWAR TRADING', 'WQ,ZXKRTP', '56030 KOTA BARU, KELANTAN', 'TEL: 03-1234567'], [1]);
+  assert.equal(unsure.data.address, '56030 KOTA BARU, KELANTAN');
+  assert.ok(unsure.confidence!.address < clean.confidence!.address, `${unsure.confidence!.address} < ${clean.confidence!.address}`);
+});
+
+test('a name OCR ran into one word (spacing restored) scores lower than the same name read with its spaces', () => {
+  const spaced = receipt(['KEDAI MAWAR TRADING SDN BHD', '(554433-K)', 'No 12, Jalan Merah 3,']);
+  const glued = receipt(['KEDAIMAWARTRADINGSDNBHD', '(554433-K)', 'No 12, Jalan Merah 3,']);
+  assert.equal(glued.data.company, 'KEDAIMAWAR TRADING SDN BHD');
+  assert.ok(glued.confidence!.company < spaced.confidence!.company, `${glued.confidence!.company} < ${spaced.confidence!.company}`);
+});
+
+test('an address scores by the mean OCR confidence of its words: one unsure comma does not sink it', () => {
+  const p = makePage(['KEDAI MAWAR TRADING', 'No 12 , Jalan Merah 3', 'Taman Melati 56030 Kota Baru', 'TEL: 03-1234567']);
+  const words = p.words.map((w) => ({ ...w, conf: w.text === ',' ? 30 : 95 }));
+  const r = extractFields({ pages: [{ ...p, source: 'ocr', words }], fields: PARTY, dateFormat: null, detectLayout: true, detectTables: false });
+  assert.ok(r.confidence!.address >= 0.7, String(r.confidence!.address));
+});

@@ -7,7 +7,7 @@ import type { FieldDefinition } from '../../src/api/types.js';
 import { extractFields } from '../../src/engine/builtin/extract-fields.js';
 import { documentLines } from '../../src/engine/layout/lines.js';
 import { hasLegalForm } from '../../src/engine/builtin/issuer/legal-forms.js';
-import { fixDigitsInWords, restoreSpacing } from '../../src/engine/builtin/issuer/ocr-repair.js';
+import { fixDigitsInWords, repairAddressText, restoreSpacing } from '../../src/engine/builtin/issuer/ocr-repair.js';
 import { askedParty } from '../../src/engine/builtin/issuer/party-cues.js';
 import { pickParty } from '../../src/engine/builtin/issuer/pick-party.js';
 import type { PageText } from '../../src/engine/types.js';
@@ -42,6 +42,14 @@ test('digits OCR read for letters inside words are repaired, numbers and unit co
   assert.equal(fixDigitsInWords('Jalan lpoh, lane', { name: false }), 'Jalan Ipoh, lane');
   assert.equal(fixDigitsInWords('Block B-F-11, 1851-A, 47400 PJ', { name: false }), 'Block B-F-11, 1851-A, 47400 PJ');
   assert.equal(fixDigitsInWords('TANJUNG C0. (M) BHD', { name: true }), 'TANJUNG CO. (M) BHD');
+});
+
+test('in an OCR address, a letter inside a number is its digit and a street word read with digits is the word', () => {
+  assert.equal(repairAddressText('10T 2210-A & 22B0-C, JALAN MAWAR 6,'), 'LOT 2210-A & 2280-C, JALAN MAWAR 6,');
+  assert.equal(repairAddressText('56D30 KOTA BARU, 8LK 7'), '56030 KOTA BARU, BLK 7');
+  // Codes that mix letters and digits, house numbers with a letter and plain numbers are kept.
+  for (const kept of ['Block B-F-11, U5/BM, SS21/39', '3RD FLR, Unit A12B34', 'No 12A, Suite 10, 101 Main St', 'KP3 6, S117'])
+    assert.equal(repairAddressText(kept), kept);
 });
 
 test('the field name, or a generic name\'s description, decides the party asked for', () => {

@@ -76,3 +76,13 @@ test('the address ends at a document line, also when OCR glued its words ("TAXIN
   const glued = read(ocrPage(['UNIHAKKA SDN BHD', '12, Jalan Tampoi 7/4', 'Tampoi,81200 Johor Bahru', 'TAXINVOICE', 'Item Qty Total']));
   assert.equal(glued.address, '12, Jalan Tampoi 7/4 Tampoi,81200 Johor Bahru');
 });
+
+test('an OCR address is given with the letters read inside its numbers and street words put back', () => {
+  const r = read(ocrPage(['KEDAI MAWAR SDN BHD', '(554433-K)', '10T 2210-A & 22B0-C, JALAN MAWAR 6,', 'TAMAN MELATI, 56D30 KOTA BARU', 'TEL: 03-1234567']));
+  assert.equal(r.address, 'LOT 2210-A & 2280-C, JALAN MAWAR 6, TAMAN MELATI, 56030 KOTA BARU');
+});
+
+test('five digits first on the address row are its postcode, not a registration number', () => {
+  const r = read(ocrPage(['KEDAI MAWAR TRADING', '56030 KOTA BARU, KELANTAN', 'TEL: 03-1234567']));
+  assert.equal(r.address, '56030 KOTA BARU, KELANTAN');
+});

@@ -46,11 +46,12 @@ function checkedDate(date: CalendarDate, ocr: number | null, ambiguous: boolean,
 
 /**
  * A party's pick as evidence: no label score (the page's evidence chose it), the lead over the runner-up,
- * the least sure OCR word of its lines, and weak evidence (score under 1) counts as a guess.
+ * how surely OCR read it, and weak evidence (score under 1) or a doubtful read (words OCR ran together)
+ * counts as a guess.
  */
 function partyResult(pick: PartyPick | null, ocrRead: boolean): ScalarResult {
   if (!pick) return { value: null, evidence: NO_EVIDENCE };
-  return { value: pick.value, evidence: { ...NO_EVIDENCE, via: 'layout', margin: pick.margin, ocr: ocrRead ? pick.readConf : null, guessed: pick.score < 1 } };
+  return { value: pick.value, evidence: { ...NO_EVIDENCE, via: 'layout', margin: pick.margin, ocr: ocrRead ? pick.readConf : null, guessed: pick.score < 1 || pick.doubtful } };
 }
 
 function fallback(terms: FieldTerms, doc: DocumentFacts, party: PartyAsk | null): ScalarResult | null {

@@ -9,6 +9,9 @@ export const ADDRESS_STOP = /\b(tel|phone|fax|e-?mail|www|http|gst|gstid|vat|tax
 /** General street and area words of addresses (English, German, French, Malay, Spanish, Italian). */
 const STREET_WORDS =
   /\b(street|road|avenue|ave|blvd|boulevard|lane|drive|suite|floor|flr|level|lot|unit|block|blk|building|bldg|plaza|jalan|jln|jl|lorong|lrg|taman|tmn|kawasan|bandar|persiaran|strasse|straße|str|weg|platz|allee|gasse|rue|chemin|route|autoroute|quai|via|calle|avenida)\b/i;
+/** One word that is a street or area word ("LOT", "Jalan"). */
+const STREET_WORD_ALONE = new RegExp(`^(?:${STREET_WORDS.source})$`, 'i');
+export const isStreetWord = (word: string): boolean => STREET_WORD_ALONE.test(word);
 /** The same, with the spaces OCR may drop: "NO.53JALANPUTRA 1,", "81200JOHORBAHRU". */
 const GLUED_ADDRESS = /jalan|taman|lorong|kawasan|persiaran|strasse|straße|street|avenue|boulevard|(?<!\d)\d{5}(?=\p{Lu}{3})/iu;
 
@@ -29,3 +32,9 @@ export function meanConf(line: Line): number {
   const cs = line.words.map((w) => w.conf).filter((c): c is number => c !== undefined);
   return cs.length ? cs.reduce((a, b) => a + b, 0) / cs.length : 100;
 }
+
+/**
+ * Words OCR ran together in a mixed-case line, with a case change or digits inside ("JalanTa7Kaus",
+ * "Tampoi20Jhau"): the recogniser lost the line's spacing and, with it, often some of its letters.
+ */
+export const garbledRead = (text: string): boolean => /\p{Ll}{3}\p{Lu}|\p{Ll}\d+\p{L}/u.test(text);

@@ -1,8 +1,9 @@
 // Repairs of a name or address read by OCR, where the evidence allows: the spaces it dropped
 // ("ACMETRADINGSDNBHD" -> "ACME TRADING SDN BHD") and digits read for the letters they resemble
-// ("Ja1an" -> "Jalan", "L0T" -> "LOT"). Text from a PDF's text layer is printed as it stands and is
-// not given to these.
+// ("Ja1an" -> "Jalan", "L0T" -> "LOT"), and in addresses letters read for digits inside numbers
+// ("1B51-B" -> "1851-B"). Text from a PDF's text layer is printed as it stands and is not given to these.
 import { GLUED_TAILS } from './legal-forms.js';
+import { isStreetWord } from './line-signs.js';
 
 /** Splits known name words off the end of one capitalised run-together word, keeping a stem of 3+ letters. */
 function splitGluedWord(word: string): string {
@@ -54,4 +55,45 @@ export function fixDigitsInWords(text: string, opts: { name: boolean }): string 
   out = out.replace(/(?<![\p{L}\p{N}])l(?=[bcdfgkmnpqrstvwxz]\p{Ll})/gu, 'I');
   if (opts.name) out = out.replace(/(?<=(?:^|\s)\p{Lu}{1,3})0(?=\.)/gu, 'O');
   return out;
+}
+
+/** Digits OCR reads for the letters they resemble, and the letters they may stand for. */
+const LETTERS_OF_DIGIT: Record<string, string[]> = { '0': ['O'], '1': ['L', 'I'], '5': ['S'], '8': ['B'] };
+/** Letters OCR reads for the digits they resemble. */
+const DIGIT_OF_LETTER: Record<string, string> = { B: '8', O: '0', D: '0', Q: '0', C: '0', I: '1', l: '1', S: '5', Z: '2' };
+
+/** All readings of a word with each digit that resembles a letter read as one. */
+function letterReadings(word: string): string[] {
+  let out = [''];
+  for (const ch of word) out = out.flatMap((o) => (LETTERS_OF_DIGIT[ch] ?? [ch]).map((l) => o + l));
+  return out;
+}
+
+/**
+ * A capitalised word of letters and digits that reads as a street word once its digits are read as
+ * the letters they resemble ("10T" -> "LOT", "8LK" -> "BLK"); numbers and codes that read as no
+ * street word keep their digits.
+ */
+function fixStreetWords(text: string): string {
+  return text.replace(/(?<![\p{L}\p{N}])[\p{Lu}0158]{2,8}(?![\p{L}\p{N}])/gu, (w) => {
+    if (!/\d/.test(w) || !/\p{L}/u.test(w)) return w;
+    return letterReadings(w).find(isStreetWord) ?? w;
+  });
+}
+
+/**
+ * A letter between two digits of a number ("1B51-B", "433C0") is the digit OCR took for it: only in
+ * a run of at least three digits and no other letter, so codes that mix letters and digits ("U5",
+ * "SS21", "K1A0B1") keep their letters.
+ */
+export function fixLettersInNumbers(text: string): string {
+  return text.replace(/[\p{L}\p{N}]+/gu, (run) => {
+    if ((run.match(/\p{L}/gu) ?? []).length !== 1 || (run.match(/\d/g) ?? []).length < 3) return run;
+    return run.replace(/(?<=\d)[BODQCIlSZ](?=\d)/u, (c) => DIGIT_OF_LETTER[c]);
+  });
+}
+
+/** An address row read by OCR with its letters and digits put back where each belongs. */
+export function repairAddressText(text: string): string {
+  return fixLettersInNumbers(fixStreetWords(fixDigitsInWords(text, { name: false })));
 }

@@ -1,8 +1,8 @@
 // A party's address: the address-like lines printed right under its name, joined as printed.
 import type { Line } from '../../layout/lines.js';
 import { findDates } from '../parse-date.js';
-import { fixDigitsInWords } from './ocr-repair.js';
-import { ADDRESS_STOP, addressLike, bareNumber, isJunk, PHONE, REGISTRATION_LINE } from './line-signs.js';
+import { repairAddressText } from './ocr-repair.js';
+import { ADDRESS_STOP, addressLike, bareNumber, garbledRead, isJunk, meanConf, PHONE, REGISTRATION_LINE } from './line-signs.js';
 
 export interface AddressRow {
   line: Line;
@@ -12,7 +12,7 @@ export interface AddressRow {
 
 /**
  * Rows under a name at x0..x1: the whole line on OCR pages (receipts print one column, and OCR may
- * cut a line into pieces; letters it read as digits repaired), the phrases over the name's column on text-layer pages (a buyer's block
+ * cut a line into pieces; digits and letters it confused put back), the phrases over the name's column on text-layer pages (a buyer's block
  * may stand beside the seller's).
  */
 export function rowsUnder(lines: Line[], name: { line: Line; x0: number; x1: number }, count = 9): AddressRow[] {
@@ -22,20 +22,35 @@ export function rowsUnder(lines: Line[], name: { line: Line; x0: number; x1: num
     .slice(at + 1, at + 1 + count)
     .filter((l) => l.page === name.line.page)
     .map((line) => {
-      if (line.words.some((w) => w.conf !== undefined)) return { line, text: fixDigitsInWords(line.text.trim(), { name: false }) };
+      if (line.words.some((w) => w.conf !== undefined)) return { line, text: repairAddressText(line.text.trim()) };
       const inColumn = line.phrases.filter((p) => p.x1 > name.x0 - h && p.x0 < name.x1 + h);
       return { line, text: inColumn.map((p) => p.text).join(' ').trim() };
     });
 }
 
+export interface PartyAddress {
+  text: string;
+  rows: AddressRow[];
+  /**
+   * The read is in doubt: OCR ran its words together with case changes or digits inside
+   * ("JalanTa7Kaus"), or a row before it that reads as nothing known was read unsurely (its first
+   * row, misread, may be missing).
+   */
+  doubtful: boolean;
+}
+
+/** OCR read a row this unsurely (mean word confidence): it may be a misread address row. */
+const UNSURE_ROW = 70;
+
 /**
  * The address in rows under a name: from the first address-like row (past registration and tax
  * numbers and OCR noise) up to a phone/tax/date row, at most five rows.
  */
-export function readAddress(rows: AddressRow[]): { text: string; rows: AddressRow[] } | null {
+export function readAddress(rows: AddressRow[]): PartyAddress | null {
   const out: string[] = [];
   const used: AddressRow[] = [];
   let skipped = 0;
+  let unsureSkipped = false;
   for (const row of rows) {
     const { text } = row;
     if (isJunk(text)) continue;
@@ -48,15 +63,19 @@ export function readAddress(rows: AddressRow[]): { text: string; rows: AddressRo
       }
       if (!addressLike(text) || ADDRESS_STOP.test(text.replace(/^[A-Z]*\d{5,}-?[A-Z]?\W?\s+/i, ''))) {
         if (++skipped > 2) break;
+        if (meanConf(row.line) < UNSURE_ROW) unsureSkipped = true;
         continue;
       }
     }
     // A price at the end of a line means the items have started.
     if (ADDRESS_STOP.test(text) || findDates(text).length || PHONE.test(text) || bareNumber(text) || /\d[.,]\d{2}$/.test(text)) break;
-    // A registration number run into the first address line ("789117-W NO.53 ...") is not address.
+    // A registration number run into the first address line ("789117-W NO.53 ...") is not address;
+    // five digits alone are a postcode ("40150 SHAH ALAM").
     used.push(row);
-    out.push(out.length === 0 ? text.replace(/^(?:[A-Z]*\d{5,}-?[A-Z]?\W?|\W*\d*-[A-Z]\b\W?|(?:company|co)\.?\s*(?:reg\.?\s*)?no\W*\s*[\w-]*\d[\w-]*)\s+/i, '') : text);
+    out.push(out.length === 0 ? text.replace(/^(?:[A-Z]*\d{6,}-?[A-Z]?\W?|[A-Z]*\d{5}-[A-Z]\W?|\W*\d*-[A-Z]\b\W?|(?:company|co)\.?\s*(?:reg\.?\s*)?no\W*\s*[\w-]*\d[\w-]*)\s+/i, '') : text);
     if (out.length >= 5) break;
   }
-  return out.length ? { text: out.join(' '), rows: used } : null;
+  if (out.length === 0) return null;
+  const text = out.join(' ');
+  return { text, rows: used, doubtful: unsureSkipped || garbledRead(text) };
 }

@@ -6,6 +6,7 @@ import type { Line, Phrase } from '../../layout/lines.js';
 import type { Candidate } from '../label-candidates.js';
 import { cleanName, cuedCandidates, issuerCandidates, joinNameAbove, nameEvidence, recipientWindow, type NameCandidate } from '../letterhead.js';
 import { withoutLegalForm } from './legal-forms.js';
+import { restoreSpacing } from './ocr-repair.js';
 import { blockOf, findCues, type PartyAsk } from './party-cues.js';
 import { readAddress, rowsUnder } from './party-address.js';
 
@@ -15,8 +16,14 @@ export interface PartyPick {
   score: number;
   /** Winner's score minus the best candidate with another text; the score itself when there is none. */
   margin: number;
-  /** Lowest OCR confidence of a word of the value's lines, 0..1 (1 for a text layer): a misread word is often read unsurely. */
+  /**
+   * OCR confidence of the value's words, 0..1 (1 for a text layer): for a name its least sure word (a
+   * misread letter is in one of its few words), for an address the mean (its least sure word is
+   * often a comma or an ampersand).
+   */
   readConf: number;
+  /** OCR ran the name's words together (spacing restored) or an address read is in doubt (party-address.ts). */
+  doubtful: boolean;
 }
 
 const fold = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
@@ -52,7 +59,16 @@ function labelledNames(labelled: Candidate[]): NameCandidate[] {
   return out;
 }
 
-const leastConf = (lines: Line[]): number => Math.min(100, ...lines.flatMap((l) => l.words.map((w) => w.conf ?? 100))) / 100;
+const confs = (lines: Line[]): number[] => lines.flatMap((l) => l.words.map((w) => w.conf ?? 100));
+const leastConf = (lines: Line[]): number => Math.min(100, ...confs(lines)) / 100;
+const meanOf = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length / 100 : 1);
+/**
+ * OCR ran the name's words into one (a word of 12+ letters that splits into known name words,
+ * "ACMETRADINGSDNBHD"): the recogniser lost the spacing of a tightly printed line, where it also
+ * drops letters more often.
+ */
+const gluedName = (name: NameCandidate): boolean =>
+  name.line.words.some((w) => w.conf !== undefined && /\p{L}{12}/u.test(w.text) && restoreSpacing(w.text) !== w.text && name.text.includes(restoreSpacing(w.text).split(' ')[0]));
 
 function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name: NameCandidate; margin: number } | null {
   const first = lines.filter((l) => l.page === lines[0]?.page);
@@ -79,7 +95,8 @@ export function pickParty(lines: Line[], ask: PartyAsk, labelled: Candidate[] = 
   const found = partyName(lines, ask, labelled);
   if (!found) return null;
   const { name, margin } = found;
-  if (ask.part === 'name') return { value: name.text, score: name.score, margin, readConf: leastConf([name.line]) };
+  if (ask.part === 'name') return { value: name.text, score: name.score, margin, readConf: leastConf([name.line]), doubtful: gluedName(name) };
   const address = readAddress(rowsUnder(lines, name));
-  return address ? { value: address.text, score: name.score, margin, readConf: leastConf(address.rows.map((r) => r.line)) } : null;
+  if (!address) return null;
+  return { value: address.text, score: name.score, margin, readConf: meanOf(confs(address.rows.map((r) => r.line))), doubtful: address.doubtful };
 }
