@@ -113,3 +113,9 @@ test('a grand total labelled only by a gross word (Brutto, Gross) is the total, 
     assert.equal(r.data.total, 104, `${gross} labels the total`);
   }
 });
+
+test('a label OCR ran together ("InvoiceNo:") matches the whole field name, over an order number', () => {
+  const r = run(['ACME Widgets Ltd', 'InvoiceNo: #BLR_2041', 'Order ID: OD3041750960', 'Total: 12.00'], [{ name: 'invoice_number', type: 'text', description: 'Invoice number' }]);
+  assert.equal(r.data.invoice_number, 'BLR_2041');
+  assert.ok(r.confidence!.invoice_number >= 0.7, String(r.confidence!.invoice_number));
+});

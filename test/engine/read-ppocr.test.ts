@@ -81,6 +81,14 @@ describe('PP-OCR post-processing', () => {
     // Two digits a space apart are two words.
     assert.deepEqual(words('2018 8:13', [[76, 104]]), ['2018', '8:13']);
   });
+
+  it("ends a word after a label's colon the recogniser glued to its value, but not inside times or addresses", () => {
+    assert.deepEqual(words('InvoiceNo:#BLR_20151', []), ['InvoiceNo:', '#BLR_20151']);
+    assert.deepEqual(words('Date:25/12/2018', []), ['Date:', '25/12/2018']);
+    assert.deepEqual(words('12:46', []), ['12:46']);
+    assert.deepEqual(words('http://shop.example', []), ['http://shop.example']);
+    assert.deepEqual(words('Total:', []), ['Total:']);
+  });
 });
 
 describe('readPages on a small photo (PP-OCR)', () => {

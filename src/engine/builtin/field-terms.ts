@@ -48,6 +48,8 @@ export function fieldTerms(field: FieldDefinition | SubFieldDefinition): FieldTe
   };
 }
 
+const GLUED_NUMBER_WORDS = new Set(['no', 'nr', 'id', '#']);
+
 const matchCache = new WeakMap<Set<string>, Map<string, boolean>>();
 
 /** true when a printed token stands for the term (memoised: the same words are tried for every field). */
@@ -65,6 +67,8 @@ function computeMatch(token: string, term: Set<string>): boolean {
   if (term.has(t)) return true;
   for (const s of term) {
     if (s.length >= 4 && t.length > s.length + 2 && (t.startsWith(s) || t.endsWith(s))) return true;
+    // A label run together with its number word ("InvoiceNo", "RechnungNr"), as OCR prints it.
+    if (s.length >= 4 && t.startsWith(s) && GLUED_NUMBER_WORDS.has(t.slice(s.length))) return true;
     // Abbreviated compounds: "Rechnungsnr", "Kundennr".
     if (s.length >= 2 && /^[a-z]+$/.test(s) && t.length >= s.length + 5 && t.endsWith(s) && (s === 'nr' || s === 'no')) return true;
   }

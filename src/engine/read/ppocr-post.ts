@@ -155,9 +155,15 @@ export function lineWords(chars: CtcChar[], ink: LineInk | null, stepPx: number,
   // breaks[i]: a word ends after chars[i]; the x where it ends and where the next one starts.
   const breaks = new Map<number, [number, number]>();
   const letters = chars.filter((c) => c.char.trim() !== '').length;
+  const boundary = (i: number) => (centre(chars[i]) + centre(chars[i + 1])) / 2;
+  // A label's colon glued to its value ("InvoiceNo:#BLR…", "Date:25/12/2018") ends a word; a time's
+  // colon ("12:46", after a digit) and a URL's ("http://") do not.
+  for (let i = 1; i + 1 < chars.length; i++) {
+    const next = chars[i + 1].char;
+    if (chars[i].char === ':' && /\p{L}/u.test(chars[i - 1].char) && next.trim() !== '' && next !== '/') breaks.set(i, [boundary(i), boundary(i)]);
+  }
   if (ink && letters > 1) {
     const pitch = (ink.x1 - ink.x0 + 1) / letters;
-    const boundary = (i: number) => (centre(chars[i]) + centre(chars[i + 1])) / 2;
     for (const [g0, g1] of ink.gaps) {
       if (g1 - g0 < Math.max(3, SPACE_PITCH_SHARE * pitch)) continue;
       const mid = (g0 + g1) / 2;
