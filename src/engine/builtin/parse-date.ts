@@ -154,15 +154,16 @@ export function findDates(text: string, opts: { monthFirst?: boolean; loose?: bo
 
 /** Letters OCR reads for digits of the same shape. */
 const DIGIT_OF: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', C: '0', l: '1', I: '1', i: '1', '|': '1', S: '5', s: '5', B: '8', Z: '2', z: '2' };
-/** The reverse: digits OCR reads for letters of a month name. */
-const LETTERS_OF: Record<string, string> = { '0': 'o', '1': 'l', '5': 's', '8': 'b', '2': 'z' };
+/** Digits OCR reads for letters of a month name, and back. */
+const LOOKALIKE_DIGIT: Record<string, string> = { o: '0', l: '1', s: '5', b: '8', z: '2' };
+const LETTER_OF = Object.fromEntries(Object.entries(LOOKALIKE_DIGIT).map(([l, d]) => [d, l]));
 
-/** Month names as OCR may spell them with digits for letters ("5ep", "0ct", "N0v"): the misspelling's pattern, once per name. */
+/** Month names as OCR may spell them with digits for letters ("5ep", "0ct", "N0v") after a day. */
 const MONTH_LOOKALIKE = new RegExp(
   `(?<![\\w])(\\d{1,2})(\\s?)(${Object.keys(MONTHS)
     .filter((n) => /[olszb]/.test(n))
     .sort((a, b) => b.length - a.length)
-    .map((n) => [...n].map((c) => { const d = Object.keys(LETTERS_OF).find((k) => LETTERS_OF[k] === c); return d ? `[${c}${d}]` : c; }).join(''))
+    .map((n) => n.replace(/[olszb]/g, (c) => `[${c}${LOOKALIKE_DIGIT[c]}]`))
     .join('|')})(?=\\.?[\\s\\-/,'’]*\\d{2,4}(?!\\d))`,
   'giu',
 );
@@ -181,7 +182,7 @@ export function undoOcrLetters(text: string): string {
     return tok.replace(/[OoDQCIli|SsBZz]/g, (c) => DIGIT_OF[c]);
   });
   return digits.replace(MONTH_LOOKALIKE, (all, day: string, space: string, month: string) =>
-    /\d/.test(month) && /\p{L}/u.test(month) ? day + space + month.replace(/\d/g, (d) => LETTERS_OF[d]) : all,
+    /\d/.test(month) && /\p{L}/u.test(month) ? day + space + month.replace(/\d/g, (d) => LETTER_OF[d]) : all,
   );
 }
 
