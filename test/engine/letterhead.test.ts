@@ -86,3 +86,20 @@ test('five digits first on the address row are its postcode, not a registration 
   const r = read(ocrPage(['KEDAI MAWAR TRADING', '56030 KOTA BARU, KELANTAN', 'TEL: 03-1234567']));
   assert.equal(r.address, '56030 KOTA BARU, KELANTAN');
 });
+
+test('a German street name compounded with its street word and followed by the house number starts the address', () => {
+  for (const street of ['Muensterplatz 21', 'Leystrasse 43', 'Industriestr. 25', 'Lindenallee 4a', 'Am Hafenweg 7']) {
+    const r = read(ocrPage(['Kaffeehaus Beispiel GmbH', street, '53111 Bonn', 'Steuernummer 2/1849/2293', [[50, '1 Latte'], [300, '4.49']]]));
+    assert.equal(r.address, `${street} 53111 Bonn`, street);
+  }
+});
+
+test('a VAT id printed after the town on the address row is not part of the address', () => {
+  const r = read(ocrPage(['Beispiel Gastro GmbH', 'Leystrasse 43, 1200 Wien ATU57991999', 'Tel. 01 234 56 78', [[50, '1 Melange'], [300, '4.20']]]));
+  assert.equal(r.address, 'Leystrasse 43, 1200 Wien');
+});
+
+test('a VAT id on its own row under the address ends it', () => {
+  const r = read(ocrPage(['Beispiel Gastro GmbH', 'Leystrasse 43, 1200 Wien', 'ATU57991999', 'Datum: 14.12.2023', [[50, '1 Melange'], [300, '4.20']]]));
+  assert.equal(r.address, 'Leystrasse 43, 1200 Wien');
+});

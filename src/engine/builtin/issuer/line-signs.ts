@@ -5,7 +5,8 @@ import type { Line } from '../../layout/lines.js';
 export const NOT_A_NAME =
   /\b(tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|no\.?|nr\.?|gst|vat|reg|siret|siren|iban|swift|bic|kassenbon|beleg|table|cashier|thank|thanks|merci|danke|vielen|welcome|visit|visite)\b|invoice|rechnung|facture|receipt|quittung/i;
 /** Where an address ends: contact, tax and document lines (document words also glued by OCR: "TAXINVOICE"). */
-export const ADDRESS_STOP = /\b(tel|phone|fax|e-?mail|www|http|gst|gstid|vat|tax|reg|date|datum|cashier|table|document|no\s*:)\b|@|invoice|receipt|rechnung|facture/i;
+export const ADDRESS_STOP =
+  /\b(tel|phone|fax|e-?mail|www|http|gst|gstid|vat|tax|reg|date|datum|cashier|table|document|no\s*:|steuer\p{L}*|st\.?-?nr|ust|ust-?id\p{L}*|uid|mwst|tva|siret|siren|iban|bic)(?![\p{L}\p{N}])|@|invoice|receipt|rechnung|facture/iu;
 /** General street and area words of addresses (English, German, French, Malay, Spanish, Italian). */
 const STREET_WORDS =
   /\b(street|road|avenue|ave|blvd|boulevard|lane|drive|suite|floor|flr|level|lot|unit|block|blk|building|bldg|plaza|jalan|jln|jl|lorong|lrg|taman|tmn|kawasan|bandar|persiaran|strasse|straße|str|weg|platz|allee|gasse|rue|chemin|route|autoroute|quai|via|calle|avenida)\b/i;
@@ -14,10 +15,12 @@ const STREET_WORD_ALONE = new RegExp(`^(?:${STREET_WORDS.source})$`, 'i');
 export const isStreetWord = (word: string): boolean => STREET_WORD_ALONE.test(word);
 /** The same, with the spaces OCR may drop: "NO.53JALANPUTRA 1,", "81200JOHORBAHRU". */
 const GLUED_ADDRESS = /jalan|taman|lorong|kawasan|persiaran|strasse|straße|street|avenue|boulevard|(?<!\d)\d{5}(?=\p{Lu}{3})/iu;
+/** A street name compounded with its street word, then the house number ("Muensterplatz 21", "Industriestr. 25"). */
+const COMPOUND_STREET = /\p{L}{2,}(?:straße|strasse|str\.|platz|weg|gasse|allee|damm|ufer|ring|markt)\s+\d+\s?\p{L}?\b/iu;
 
 /** A line that reads as part of an address: a house number first, a postcode, or a street word. */
 export const addressLike = (text: string): boolean =>
-  /^\W*\d+\w?\b|^\W*(?:no|nr|lot|unit)\.?\s*\d|^\W*[A-Z]{0,3}\d[\w-]*,/i.test(text) || /\b\d{4,5}\b/.test(text) || STREET_WORDS.test(text) || GLUED_ADDRESS.test(text);
+  /^\W*\d+\w?\b|^\W*(?:no|nr|lot|unit)\.?\s*\d|^\W*[A-Z]{0,3}\d[\w-]*,/i.test(text) || /\b\d{4,5}\b/.test(text) || STREET_WORDS.test(text) || GLUED_ADDRESS.test(text) || COMPOUND_STREET.test(text);
 
 /** Lines under a name that carry its registration or tax number, not its address: "(123456-X)", "Company No: 12345-A", "GST ID: 0012". */
 export const REGISTRATION_LINE =

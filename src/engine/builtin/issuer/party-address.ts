@@ -39,6 +39,11 @@ export interface PartyAddress {
   doubtful: boolean;
 }
 
+/** An EU VAT id: country code, then 8-12 characters, mostly digits (Austria's with a U, "ATU57991999"). */
+const EU_VAT_ID = String.raw`(?:ATU\d{8}|(?:DE|FR|IT|NL|BE|ES|PT|LU|IE|DK|FI|SE|PL|CZ|SK|SI|HU|RO|BG|HR|GR|EL|EE|LV|LT|CY|MT)[A-Z0-9]{2}\d{6,10})`;
+const EU_VAT_ID_AT_END = new RegExp(String.raw`[\s,;]+${EU_VAT_ID}\s*$`);
+const EU_VAT_ID_ROW = new RegExp(String.raw`^\W*${EU_VAT_ID}\W*$`);
+
 /** OCR read a row this unsurely (mean word confidence): it may be a misread address row. */
 const UNSURE_ROW = 70;
 
@@ -68,11 +73,13 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
       }
     }
     // A price at the end of a line means the items have started.
-    if (ADDRESS_STOP.test(text) || findDates(text).length || PHONE.test(text) || bareNumber(text) || /\d[.,]\d{2}$/.test(text)) break;
+    if (ADDRESS_STOP.test(text) || findDates(text).length || PHONE.test(text) || bareNumber(text) || EU_VAT_ID_ROW.test(text) || /\d[.,]\d{2}$/.test(text)) break;
     // A registration number run into the first address line ("789117-W NO.53 ...") is not address;
     // five digits alone are a postcode ("40150 SHAH ALAM").
     used.push(row);
-    out.push(out.length === 0 ? text.replace(/^(?:[A-Z]*\d{6,}-?[A-Z]?\W?|[A-Z]*\d{5}-[A-Z]\W?|\W*\d*-[A-Z]\b\W?|(?:company|co)\.?\s*(?:reg\.?\s*)?no\W*\s*[\w-]*\d[\w-]*)\s+/i, '') : text);
+    const printed = out.length === 0 ? text.replace(/^(?:[A-Z]*\d{6,}-?[A-Z]?\W?|[A-Z]*\d{5}-[A-Z]\W?|\W*\d*-[A-Z]\b\W?|(?:company|co)\.?\s*(?:reg\.?\s*)?no\W*\s*[\w-]*\d[\w-]*)\s+/i, '') : text;
+    // A VAT id printed after the town on the same row ("1200 Wien ATU57991999") is not address.
+    out.push(printed.replace(EU_VAT_ID_AT_END, ''));
     if (out.length >= 5) break;
   }
   if (out.length === 0) return null;
