@@ -4,7 +4,7 @@
 import type { FieldDefinition } from '../../api/types.js';
 import type { Line } from '../layout/lines.js';
 import type { ExtractInput, ExtractOutput } from '../types.js';
-import { documentLines } from '../layout/lines.js';
+import { documentLines, readByOcr } from '../layout/lines.js';
 import { fieldTerms, type FieldTerms } from './field-terms.js';
 import { formatDate } from './format-date.js';
 import { labelCandidates, type Candidate } from './label-candidates.js';
@@ -109,7 +109,7 @@ function extractScalarWithEvidence(terms: FieldTerms, doc: DocumentFacts, party:
 
 function documentFacts(lines: Line[], ctx: ValueContext, dateFormat: string | null): DocumentFacts {
   let dates: PrintedDate[] | null = null;
-  const ocrRead = lines.some((l) => l.words.some((w) => w.conf !== undefined));
+  const ocrRead = lines.some(readByOcr);
   return { lines, ctx, dateFormat, ocrRead, dates: () => (dates ??= printedDates(lines, ctx.monthFirst)) };
 }
 

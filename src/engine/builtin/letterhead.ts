@@ -3,6 +3,7 @@
 // ("Sold by:", "Lieferant"), and not the buyer's block, a table heading, an address, a title or a date.
 // Each candidate is scored; the caller takes the best and the margin over the runner-up.
 import type { Line, Phrase } from '../layout/lines.js';
+import { readByOcr } from '../layout/lines.js';
 import type { Word } from '../types.js';
 import { findDates } from './parse-date.js';
 import { findAmounts } from './parse-amount.js';
@@ -147,7 +148,7 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
   const maxH = Math.max(...(clear.length ? clear : top).map((l) => l.height));
   const out: NameCandidate[] = [];
   page.forEach((l, i) => {
-    const ocr = l.words.some((w) => w.conf !== undefined);
+    const ocr = readByOcr(l);
     const conf = meanConf(l);
     // Past the letterhead a name needs more evidence than its size (a legal form and a tax number, a cue).
     const place = -0.04 * Math.min(i, 12) - (i >= 12 ? 0.3 + 0.3 * (l.y0 / l.pageHeight) : 0);
@@ -181,7 +182,7 @@ function registeredCandidates(page: Line[]): NameCandidate[] {
   const out: NameCandidate[] = [];
   page.forEach((l, i) => {
     const raw = registeredName(l, page[i + 1]);
-    const text = raw && cleanName(raw, l.words.some((w) => w.conf !== undefined));
+    const text = raw && cleanName(raw, readByOcr(l));
     if (text) out.push({ text, line: l, score: 1 + nameEvidence(text, l), x0: l.x0, x1: l.x1 });
   });
   return out;
@@ -191,7 +192,7 @@ function registeredCandidates(page: Line[]): NameCandidate[] {
 export function cuedCandidates(lines: Line[], cues: Cue[]): NameCandidate[] {
   const out: NameCandidate[] = [];
   for (const cue of cues) {
-    const ocr = cue.line.words.some((w) => w.conf !== undefined);
+    const ocr = readByOcr(cue.line);
     // After a cue a short name is still a name ("Payment received by ACM").
     const inline = cue.inline && cleanName(cue.inline.split(/\s*,\s+(?=\p{L}[\p{L}\s-]*:)/u)[0], ocr, 3);
     if (inline) out.push({ text: inline, line: cue.line, score: 1.2 + nameEvidence(inline, cue.line), x0: cue.phrase.x0, x1: cue.phrase.x1 });

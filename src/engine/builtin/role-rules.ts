@@ -2,6 +2,7 @@
 // due date) and the fallbacks used when a field's label is not printed at all (the sum paid, the
 // first date of the document). The issuer's name and address: letterhead.ts.
 import type { Line } from '../layout/lines.js';
+import { readByOcr } from '../layout/lines.js';
 import type { Candidate } from './label-candidates.js';
 import type { FieldTerms } from './field-terms.js';
 import { findDates, undoOcrLetters, type DateMatch } from './parse-date.js';
@@ -194,7 +195,6 @@ export function dateFallback(lines: Line[], monthFirst: boolean): { line: Line; 
   };
   const plain = first((l) => l.text);
   if (plain) return { ...plain, repaired: false };
-  const ocrRead = (l: Line) => l.words.some((w) => w.conf !== undefined);
-  const fixed = first((l) => (ocrRead(l) ? undoOcrLetters(l.text) : null));
+  const fixed = first((l) => (readByOcr(l) ? undoOcrLetters(l.text) : null));
   return fixed && { ...fixed, repaired: true };
 }

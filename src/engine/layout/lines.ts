@@ -147,6 +147,11 @@ function buildLine(page: PageText, rowWords: Word[], gutter: number | null): Omi
  * Lines of one page as full-width rows (tables and label/value pairs need whole rows). With
  * detectLayout, a phrase never crosses a column gutter, so text of two columns is not run together.
  */
+/** The line was read by OCR (its words carry a read confidence), not taken from a text layer. */
+export function readByOcr(line: Pick<Line, 'words'>): boolean {
+  return line.words.some((w) => w.conf !== undefined);
+}
+
 export function pageLines(page: PageText, opts: LayoutOptions): Omit<Line, 'index'>[] {
   const gutter = opts.detectLayout ? findGutter(page.words, page.width) : null;
   return groupRows(page.words).map((words) => buildLine(page, words, gutter));

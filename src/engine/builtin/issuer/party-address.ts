@@ -1,5 +1,6 @@
 // A party's address: the address-like lines printed right under its name, joined as printed.
 import type { Line } from '../../layout/lines.js';
+import { readByOcr } from '../../layout/lines.js';
 import { findDates } from '../parse-date.js';
 import { repairAddressText } from './ocr-repair.js';
 import { ADDRESS_STOP, addressLike, bareNumber, garbledRead, isJunk, meanConf, PHONE, REGISTRATION_LINE } from './line-signs.js';
@@ -22,7 +23,7 @@ export function rowsUnder(lines: Line[], name: { line: Line; x0: number; x1: num
     .slice(at + 1, at + 1 + count)
     .filter((l) => l.page === name.line.page)
     .map((line) => {
-      if (line.words.some((w) => w.conf !== undefined)) return { line, text: repairAddressText(line.text.trim()) };
+      if (readByOcr(line)) return { line, text: repairAddressText(line.text.trim()) };
       const inColumn = line.phrases.filter((p) => p.x1 > name.x0 - h && p.x0 < name.x1 + h);
       return { line, text: inColumn.map((p) => p.text).join(' ').trim() };
     });

@@ -3,6 +3,7 @@
 // rows under the name. Returns the winner's score and its margin over the runner-up, from which a
 // confidence can be made.
 import type { Line, Phrase } from '../../layout/lines.js';
+import { readByOcr } from '../../layout/lines.js';
 import type { Candidate } from '../label-candidates.js';
 import { cleanName, cuedCandidates, issuerCandidates, joinNameAbove, nameEvidence, recipientWindow, type NameCandidate } from '../letterhead.js';
 import { withoutLegalForm } from './legal-forms.js';
@@ -53,7 +54,7 @@ function labelledNames(labelled: Candidate[]): NameCandidate[] {
   const out: NameCandidate[] = [];
   for (const c of labelled) {
     if (c.value.kind !== 'text') continue;
-    const text = cleanName(c.value.value, c.line.words.some((w) => w.conf !== undefined));
+    const text = cleanName(c.value.value, readByOcr(c.line));
     if (text) out.push({ text, line: c.line, score: c.score + 0.4 + nameEvidence(text, c.line), x0: c.line.x0, x1: c.line.x1 });
   }
   return out;
