@@ -69,6 +69,15 @@ const fold = (s: unknown): string =>
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/[^\p{L}\p{N}]+/gu, '');
+/** The words of a name or address, spacing counted but not punctuation ("FLR,AEON" = "FLR, AEON" = flr aeon). */
+const words = (s: unknown): string =>
+  String(s ?? '')
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .join(' ');
 function same(field: string, want: string | number, got: unknown): boolean {
   if (typeof want === 'number') return typeof got === 'number' && Math.abs(got - want) < 0.005;
   if (field === 'date') return got === want;
@@ -91,11 +100,12 @@ try {
   const invoiceWf = await api('POST', '/v1/templates', { template_title: 'bench invoice', template_type: 'invoice', template_schema: { fields: INVOICE_FIELDS } });
   const receiptWf = await api('POST', '/v1/templates', { template_title: 'bench receipt', template_type: 'receipt', template_schema: { fields: RECEIPT_FIELDS } });
   const truths = (await loadTruth(root)).filter((t) => (!only || only.split(',').some((o) => t.file.includes(o))) && (!textOnly || t.reading === 'text'));
-  const score = new Map<string, { ok: number; n: number }>();
-  const add = (key: string, ok: boolean) => {
-    const s = score.get(key) ?? { ok: 0, n: 0 };
+  const score = new Map<string, { ok: number; n: number; words: number }>();
+  const add = (key: string, ok: boolean, wordsOk?: boolean) => {
+    const s = score.get(key) ?? { ok: 0, n: 0, words: 0 };
     s.n++;
     if (ok) s.ok++;
+    if (wordsOk) s.words++;
     score.set(key, s);
   };
   const pageTime = { text: { s: 0, pages: 0 }, ocr: { s: 0, pages: 0 } };
@@ -138,9 +148,11 @@ try {
     const goal = t.reading === 'text' && t.kind === 'invoice' ? 'GOAL born-digital invoices' : t.source === 'sroie' ? 'GOAL sroie receipts' : null;
     for (const [field, want] of Object.entries(t.fields)) {
       const ok = same(field, want as string | number, data[field]);
-      add(`${group}|${field}`, ok);
+      // Text values also compared word for word: the spaces OCR lost or added count here.
+      const wordsOk = typeof want === 'string' && field !== 'date' ? words(want) === words(data[field]) : undefined;
+      add(`${group}|${field}`, ok, wordsOk);
       addScored(field, ok, job.field_confidence?.[field]);
-      if (goal) add(`${goal}|${field}`, ok);
+      if (goal) add(`${goal}|${field}`, ok, wordsOk);
       if (!ok) misses.push(`${t.file} ${field}: want ${JSON.stringify(want)} got ${JSON.stringify(data[field])} (confidence ${job.field_confidence?.[field]})`);
       else if (job.field_confidence?.[field] < thresholds[Math.floor(thresholds.length / 2)]) doubtedRight.push(`${t.file} ${field}: ${JSON.stringify(data[field])} (confidence ${job.field_confidence[field]})`);
     }
@@ -157,10 +169,12 @@ try {
     if (cls.classification !== t.docClass) misses.push(`${t.file} class: want ${t.docClass} got ${cls.classification} ${JSON.stringify(cls.confidence_scores)}`);
   }
 
-  console.log('\nsource/reading                 field            exact   n');
+  // exact: after folding case, spaces and punctuation; words: the same words, so lost or added spaces count.
+  console.log('\nsource/reading                 field            exact   n  words');
   for (const [key, s] of [...score.entries()].sort()) {
     const [group, field] = key.split('|');
-    console.log(`${group.padEnd(30)} ${field.padEnd(16)} ${(s.ok / s.n).toFixed(2).padStart(5)} ${String(s.n).padStart(3)}`);
+    const wordsCell = ['vendor', 'company', 'address', 'invoice_number'].includes(field) ? (s.words / s.n).toFixed(2).padStart(6) : '';
+    console.log(`${group.padEnd(30)} ${field.padEnd(16)} ${(s.ok / s.n).toFixed(2).padStart(5)} ${String(s.n).padStart(3)}${wordsCell}`);
   }
   printConfidenceQuality(scored, thresholds);
   const cls = [...score.entries()].filter(([k]) => k.startsWith('classification|')).reduce((a, [, s]) => ({ ok: a.ok + s.ok, n: a.n + s.n }), { ok: 0, n: 0 });

@@ -74,6 +74,55 @@ describe('PP-OCR post-processing', () => {
     assert.deepEqual(words('TOTAL', [[18, 22], [38, 42]]), ['TOTAL']);
   });
 
+  /** A line laid out glyph by glyph: [char, ink width, blank after] ('_' = a space the recogniser printed); one CTC step per px. */
+  const laidOut = (glyphs: [string, number, number][]) => {
+    const chars: CtcChar[] = [];
+    const gaps: [number, number][] = [];
+    let x = 0;
+    for (const [i, [ch, ink, blank]] of glyphs.entries()) {
+      if (ch === '') {
+        // Stray ink the recogniser read as nothing.
+        x += ink + blank;
+        continue;
+      }
+      if (ch === '_') {
+        // The recogniser's space sits in the blank before it.
+        chars.push({ char: ' ', step: Math.round(x - glyphs[i - 1][2] / 2), prob: 0.9 });
+        continue;
+      }
+      chars.push({ char: ch, step: Math.round(x + ink / 2), prob: 0.9 });
+      x += ink;
+      if (blank > 0 && i < glyphs.length - 1) gaps.push([x, x + blank]);
+      x += blank;
+    }
+    return lineWords(chars, { x0: 0, x1: x - 1, gaps }, 1, x).map((w) => w.text);
+  };
+  const glyphs = (text: string, ink: number, blank: number, wider: Record<number, number> = {}): [string, number, number][] =>
+    [...text].map((ch, i) => [ch, ink, wider[i] ?? blank]);
+
+  it("splits a bold heading's narrow word gap, four times its letter gaps, where the recogniser printed no space", () => {
+    // 22 px letters 2 px apart, the word gap 11 px: 0.44 of the pitch, under the 0.6 of a sure space.
+    assert.deepEqual(laidOut(glyphs('THANKYOU', 22, 2, { 4: 11 })), ['THANK', 'YOU']);
+    assert.deepEqual(laidOut(glyphs('TAXINVOICE', 16, 1, { 2: 8 })), ['TAX', 'INVOICE']);
+  });
+
+  it("takes the line's printed spaces as its word spacing: a letter gap half as wide is not a space", () => {
+    // Fixed-pitch print, spaces 24 px: the 12 px blank after the L (its thin foot lost) is a letter gap.
+    assert.deepEqual(laidOut(glyphs('GOODS_SOLD_ARE', 16, 4, { 4: 24, 9: 24, 8: 12 })), ['GOODS', 'SOLD', 'ARE']);
+    // Where the printed spaces are as narrow, such a blank is a space.
+    assert.deepEqual(laidOut(glyphs('GOODS_SOLDARE', 16, 4, { 4: 12, 9: 12 })), ['GOODS', 'SOLD', 'ARE']);
+  });
+
+  it('does not cut a lone letter off a word at a narrow blank, nor split at a blank past the last letter', () => {
+    // 3 px letter gaps, 9 px after the L: wide enough for a space of this line, but it would leave "D" alone.
+    assert.deepEqual(laidOut(glyphs('SOLD', 17, 3, { 2: 9 })), ['SOLD']);
+    assert.deepEqual(laidOut(glyphs('AGAIN', 17, 3, { 3: 9 })), ['AGAIN']);
+    // A blank between the last letter and a speck of stray ink after it.
+    assert.deepEqual(laidOut([...glyphs('PAID', 17, 3, { 3: 30 }), ['', 3, 0]]), ['PAID']);
+    // "a", "I", "x" stand alone as words: "2 x".
+    assert.deepEqual(laidOut(glyphs('2x350', 17, 3, { 0: 9, 1: 9 })), ['2', 'x', '350']);
+  });
+
   it('keeps numbers whole across the blank of a narrow glyph', () => {
     // The blank on either side of '.' and '/' and around a '1' is wide in a fixed-pitch font.
     assert.deepEqual(words('86.00', [[42, 55], [65, 78]]), ['86.00']);

@@ -131,16 +131,41 @@ export interface LineWord {
 }
 
 /**
- * A blank run wider than this share of the line's character pitch (ink width per character) is a
- * space: wider than the blank around a '.' or '1' of a fixed-pitch receipt font (~0.5 pitch), which
- * prints a space as ~0.8; narrow enough for most of a proportional font's spaces.
+ * A blank run this share of the line's character pitch (ink width per character) is a space for
+ * sure: wider than the blank around a '.' or '1' of a fixed-pitch receipt font (~0.5 pitch), which
+ * prints a space as ~0.8.
  */
-const SPACE_PITCH_SHARE = 0.6;
+const SURE_SPACE_PITCHES = 0.6;
+/** Narrower blanks are spaces only past this share of the pitch, and only as described at spaceWidth(). */
+const MIN_SPACE_PITCHES = 0.4;
+/** ... at least this share of the line's own word gaps (blanks under the spaces the recogniser printed), */
+const OWN_SPACE_SHARE = 0.6;
+/** ... or, on a line where it printed none, this many times its letter gaps (the median blank run). */
+const LETTER_GAP_FACTOR = 2.5;
 /**
  * Two digits are a space apart only when their centres are this many pitches apart: a '1' of a
  * fixed-pitch font leaves as much blank on either side as a narrow space, but sits one pitch away.
  */
 const DIGIT_SPACE_PITCHES = 1.5;
+/** One-letter words of their own ("a", "I", "x" in "2 x 3.50", "&"): any other lone letter cut off by a narrow blank is part of a word. */
+const LONE_LETTER = /^[aAIxX&@]$/;
+
+/** Lower median (of two values, the smaller: the letter gap, not the word gap). */
+const lowerMedian = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
+const alnum = (c: CtcChar | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c.char);
+
+/**
+ * The narrowest blank run of this line that is a space. The recogniser (trained on mostly Chinese
+ * text) leaves out many spaces, but where it printed some between words, the blanks under them show
+ * the line's word spacing; on a line without any, a space is a blank run well wider than the letter
+ * gaps (a bold heading's word gap is a third of its pitch, but four times its letter gaps).
+ */
+function spaceWidth(chars: CtcChar[], ink: LineInk, centre: (c: CtcChar) => number, pitch: number): number {
+  const spaced = chars.filter((c, i) => c.char.trim() === '' && alnum(chars[i - 1]) && alnum(chars[i + 1])).map(centre);
+  const underSpaces = ink.gaps.filter(([g0, g1]) => spaced.some((x) => x >= g0 - 4 && x <= g1 + 4)).map(([g0, g1]) => g1 - g0);
+  const scale = underSpaces.length > 0 ? OWN_SPACE_SHARE * lowerMedian(underSpaces) : LETTER_GAP_FACTOR * lowerMedian(ink.gaps.map(([g0, g1]) => g1 - g0));
+  return Math.min(SURE_SPACE_PITCHES * pitch, Math.max(3, MIN_SPACE_PITCHES * pitch, scale));
+}
 
 const digit = (c: string) => c >= '0' && c <= '9';
 /** A blank next to one of these between digits is the narrow glyph's: "86.00" and "5/3/2018" stay one word. */
@@ -164,15 +189,35 @@ export function lineWords(chars: CtcChar[], ink: LineInk | null, stepPx: number,
   }
   if (ink && letters > 1) {
     const pitch = (ink.x1 - ink.x0 + 1) / letters;
+    const minWidth = spaceWidth(chars, ink, centre, pitch);
+    const found: { at: number; gap: [number, number]; wide: boolean }[] = [];
     for (const [g0, g1] of ink.gaps) {
-      if (g1 - g0 < Math.max(3, SPACE_PITCH_SHARE * pitch)) continue;
+      if (g1 - g0 < minWidth) continue;
       const mid = (g0 + g1) / 2;
       let best = 0;
       for (let i = 1; i + 1 < chars.length; i++) if (Math.abs(boundary(i) - mid) < Math.abs(boundary(best) - mid)) best = i;
       const [a, b] = [chars[best], chars[best + 1]];
+      // A blank past the characters on either side is not between them (stray ink at the line's end).
+      if (mid < centre(a) - pitch / 2 || mid > centre(b) + pitch / 2) continue;
       if ((digit(a.char) && joiner(b.char)) || (joiner(a.char) && digit(b.char))) continue;
       if (digit(a.char) && digit(b.char) && centre(b) - centre(a) < DIGIT_SPACE_PITCHES * pitch) continue;
-      breaks.set(best, [g0, g1]);
+      // A whole pitch of blank is a space even beside a lone letter ("ABC D").
+      found.push({ at: best, gap: [g0, g1], wide: g1 - g0 >= pitch });
+    }
+    // A narrow blank that would cut one letter off a word is the blank beside that letter ("SOL D",
+    // "agai n": an L's thin foot, an i's side bearing). Narrowest first, so a kept cut sees the final words.
+    const cutAt = new Set(found.map((f) => f.at));
+    const wordEnd = (from: number, step: 1 | -1): number => {
+      let i = from;
+      while (chars[i + step] && chars[i + step].char.trim() !== '' && !cutAt.has(step === 1 ? i : i - 1)) i += step;
+      return i;
+    };
+    for (const f of [...found].sort((x, y) => x.gap[1] - x.gap[0] - (y.gap[1] - y.gap[0]))) {
+      const left = chars.slice(wordEnd(f.at, -1), f.at + 1).map((c) => c.char).join('');
+      const right = chars.slice(f.at + 1, wordEnd(f.at + 1, 1) + 1).map((c) => c.char).join('');
+      const lone = (w: string) => w.length === 1 && /\p{L}/u.test(w) && !LONE_LETTER.test(w);
+      if (!f.wide && (lone(left) || lone(right))) cutAt.delete(f.at);
+      else breaks.set(f.at, f.gap);
     }
   }
   const words: LineWord[] = [];
