@@ -116,6 +116,8 @@ try {
     scored.set(field, [...(scored.get(field) ?? []), { ok, c }]);
   };
   const misses: string[] = [];
+  /** Right but for spaces: the same letters, other words. */
+  const spacing: string[] = [];
   /** Right values scored under the middle threshold: what a reviewer would look at for nothing. */
   const doubtedRight: string[] = [];
   const failures: string[] = [];
@@ -154,6 +156,7 @@ try {
       addScored(field, ok, job.field_confidence?.[field]);
       if (goal) add(`${goal}|${field}`, ok, wordsOk);
       if (!ok) misses.push(`${t.file} ${field}: want ${JSON.stringify(want)} got ${JSON.stringify(data[field])} (confidence ${job.field_confidence?.[field]})`);
+      else if (wordsOk === false) spacing.push(`${t.file} ${field}: want ${JSON.stringify(want)} got ${JSON.stringify(data[field])}`);
       else if (job.field_confidence?.[field] < thresholds[Math.floor(thresholds.length / 2)]) doubtedRight.push(`${t.file} ${field}: ${JSON.stringify(data[field])} (confidence ${job.field_confidence[field]})`);
     }
     if (t.lines && t.kind === 'invoice') {
@@ -187,6 +190,7 @@ try {
   console.log(`service peak RSS: ${((await vmHwmKb(service.pid)) / 1024).toFixed(0)} MB (VmHWM; docdrop serve via ${service.via}, ${[...runtime.nodeFlags, ...env].join(' ')})`);
   if (failures.length) console.log(`\ndocuments the service failed on (${failures.length}):\n${failures.join('\n')}`);
   if (process.env.BENCH_VERBOSE) console.log(`\nmisses:\n${misses.join('\n')}`);
+  if (process.env.BENCH_VERBOSE) console.log(`\nright but for spaces:\n${spacing.join('\n')}`);
   if (process.env.BENCH_VERBOSE) console.log(`\nright values under T=${thresholds[Math.floor(thresholds.length / 2)]}:\n${doubtedRight.join('\n')}`);
 } finally {
   service.child.kill('SIGTERM');

@@ -52,6 +52,13 @@ test('in an OCR address, a letter inside a number is its digit and a street word
     assert.equal(repairAddressText(kept), kept);
 });
 
+test('in an OCR address, a postcode run together with its town is two words; codes, units and ids stay whole', () => {
+  assert.equal(repairAddressText('TAMAN MALURI 55100KUALA LUMPUR'), 'TAMAN MALURI 55100 KUALA LUMPUR');
+  assert.equal(repairAddressText('KAWASAN TAMPOI81200 JOHOR'), 'KAWASAN TAMPOI 81200 JOHOR');
+  for (const kept of ['JALAN SS22/19', 'BOX 2PCS 40ML', 'UID ATU57991999', 'D-53113 Bonn', 'No 1200A'])
+    assert.equal(repairAddressText(kept), kept);
+});
+
 test('the field name, or a generic name\'s description, decides the party asked for', () => {
   assert.deepEqual(askedParty(VENDOR), { party: 'seller', part: 'name' });
   assert.deepEqual(askedParty({ name: 'company', type: 'text', description: 'Name of the shop or business' }), { party: 'seller', part: 'name' });

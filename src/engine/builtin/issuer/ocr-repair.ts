@@ -93,7 +93,18 @@ export function fixLettersInNumbers(text: string): string {
   });
 }
 
+/**
+ * A postcode run together with the town before or after it ("55100KUALA LUMPUR", "TAMPOI81200"): a
+ * number of 4-6 digits and a word of 3+ letters are two words. Shorter numbers and letter runs are
+ * codes and units ("SS22", "2PCS", "40ML"), longer numbers ids ("ATU57991999"), and stay whole.
+ */
+function splitGluedPostcodes(text: string): string {
+  return text
+    .replace(/(?<![\p{L}\p{N}])(\d{4,6})(?=\p{L}{3,})/gu, '$1 ')
+    .replace(/(?<![\p{L}\p{N}])(\p{L}{3,})(?=\d{4,6}(?![\p{L}\p{N}]))/gu, '$1 ');
+}
+
 /** An address row read by OCR with its letters and digits put back where each belongs. */
 export function repairAddressText(text: string): string {
-  return fixLettersInNumbers(fixStreetWords(fixDigitsInWords(text, { name: false })));
+  return splitGluedPostcodes(fixLettersInNumbers(fixStreetWords(fixDigitsInWords(text, { name: false }))));
 }
