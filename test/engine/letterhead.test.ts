@@ -63,9 +63,9 @@ test('a house number after "No" starts the address ("No 7. Simpang Off Batu Vill
 test('words OCR ran together still show a company form and an address; a thank-you line is not the name', () => {
   const glued = read(ocrPage(['3180303', 'LANHINGSTATIONERYSDNBHD', '(162761-M)', 'NO.32& 33. JALAN SR 1/9. SEKSYEN9.', 'TAMANSERDANGRAYA', '43300SERIKEMBANGAN. SELANGOR', 'GST ID : 002139201536', 'TaxInvoice']));
   assert.equal(glued.company, 'LANHING STATIONERY SDN BHD');
-  assert.equal(glued.address, 'NO.32& 33. JALAN SR 1/9. SEKSYEN9. TAMANSERDANGRAYA 43300SERIKEMBANGAN. SELANGOR');
+  assert.equal(glued.address, 'NO.32& 33. JALAN SR 1/9. SEKSYEN9. TAMANSERDANGRAYA 43300 SERIKEMBANGAN. SELANGOR');
   const soon = read(ocrPage(['SOONHUATMACHINERYENTERPRISE', '(JM0352019-K)', 'NO.53JALANPUTRA 1,', 'TAMANSRIPUTRA', '81200JOHORBAHRU', 'TEL: 07-5547360']));
-  assert.equal(soon.address, 'NO.53JALANPUTRA 1, TAMANSRIPUTRA 81200JOHORBAHRU');
+  assert.equal(soon.address, 'NO.53JALANPUTRA 1, TAMANSRIPUTRA 81200 JOHORBAHRU');
   const thanks = read(ocrPage(['RELAIS OULMES', 'AUTOROUTE RABAT MEKNES', '15000 KHEMISSET', 'Tel. : 05.22.95.66.66', '', '', '***Merci de votre visite****'], { tall: [6], tallBy: 2 }));
   assert.equal(thanks.company, 'RELAIS OULMES');
 });
