@@ -67,6 +67,15 @@ test('reads amounts with separators, currencies and negative forms', () => {
   for (const [text, want] of cases) assert.equal(parseAmount(text), want, text);
 });
 
+test("reads a bracket alone between a number and two digits as OCR's decimal comma, not brackets that pair", () => {
+  assert.equal(parseAmount('BRUTTO 9)53'), 9.53);
+  assert.equal(parseAmount('FLADENBROT 1(73'), 1.73);
+  // Paired brackets, list numbering and a bracket after a decimal part are what they say.
+  assert.equal(parseAmount('(12)34'), 34);
+  assert.equal(parseAmount('1) 25'), 25);
+  assert.equal(parseAmount('(9.53)'), -9.53);
+});
+
 test('reads a date whose separators OCR lost only when asked (next to a date label)', () => {
   assert.deepEqual(findDates('05 03- 2018 19: 02: 50'), []);
   assert.deepEqual(findDates('05 03- 2018 19: 02: 50', { loose: true })[0]?.date, { year: 2018, month: 3, day: 5 });

@@ -54,8 +54,16 @@ export function parseNumber(raw: string, decimalMark: DecimalMark = null): { val
   return Number.isFinite(value) ? { value, decimals: frac.length > 0 } : null;
 }
 
+/**
+ * A bracket alone between a number and two digits ("9)53", "1(73") is a decimal comma OCR misread (a
+ * scanner's text layer gave a receipt's "BRUTTO 9,53" as "9)53", read as 53). Same length, so match
+ * positions hold.
+ */
+const BRACKET_DECIMAL = /(?<![\w(),.])(\d{1,3})[()](\d{2})(?![\w(),.])/g;
+
 export function findAmounts(text: string, decimalMark: DecimalMark = null): AmountMatch[] {
   const out: AmountMatch[] = [];
+  text = text.replace(BRACKET_DECIMAL, '$1,$2');
   AMOUNT_RE.lastIndex = 0;
   for (let m = AMOUNT_RE.exec(text); m; m = AMOUNT_RE.exec(text)) {
     const parsed = parseNumber(m[5], decimalMark);

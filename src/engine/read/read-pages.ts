@@ -7,6 +7,7 @@ import { prepareGray, prepareImageFile } from './image-prep.js';
 import { ocrPage } from './ocr-page.js';
 import type { PdfRenderResult, PdfTextResult } from './pdf-protocol.js';
 import { pdfWorkerPool } from './reader-pools.js';
+import { readLookalikesAsLatin } from './script-lookalikes.js';
 
 /** Rendering resolution for OCR of PDF pages. */
 const RENDER_DPI = 300;
@@ -26,7 +27,8 @@ export async function readPages(filePath: string, kind: FileKind, opts: ReadOpti
 }
 
 export async function readDocument(filePath: string, kind: FileKind, opts: ReadOptions): Promise<ReadDocument> {
-  return kind === 'pdf' ? readPdf(filePath, opts) : { pages: await readImage(filePath, kind, opts) };
+  const doc = kind === 'pdf' ? await readPdf(filePath, opts) : { pages: await readImage(filePath, kind, opts) };
+  return { ...doc, pages: doc.pages.map((p) => ({ ...p, words: readLookalikesAsLatin(p.words) })) };
 }
 
 async function readPdf(path: string, opts: ReadOptions): Promise<ReadDocument> {
