@@ -21,6 +21,11 @@ test('without a readable total, the total is what was paid: tendered minus chang
   assert.equal(total(['DPL.05 RM 149.00', 'DPL.04 RM 21.00', 'CASH', 'RM 170.00']), 170);
 });
 
+test('a ticket with no total line: its payment line, after a transaction number, says what was paid', () => {
+  assert.equal(total(['Einzelkarte', 'Hamburg AB 2. Kl.', 'gültig am 09.02.18', '05477145 BARZAHLUNG 3.30 EUR', '09.02.18 15:46:09']), 3.3);
+  assert.equal(total(['Tageskarte', 'Bargeld 7,60 EUR']), 7.6);
+});
+
 test('the paid sum confirms a total whose decimal point was lost', () => {
   assert.equal(total(['Item A 2 12.00', row('Total Amt Incl. GST', '1200'), row('Paid Amount', '20.00'), row('Change', '8.00')]), 12);
 });

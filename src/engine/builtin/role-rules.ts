@@ -11,10 +11,13 @@ import { findAmounts } from './parse-amount.js';
 import { pickAmount } from './typed-value.js';
 import { DUE_WORDS, GRAND_TOTAL_WORDS, hasWord, INCLUSIVE_WORDS, TAX_WORDS, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, synonymsOf, tokenize } from './vocabulary.js';
 
-/** Lines that record the payment; the total is printed before them (a tax summary after them has its own "Total"). */
-const PAYMENT_LINE = /^\W*(cash|change|tendered|paid|visa|mastercard|amex|card|debit|credit card|kartenzahlung|bar|espèces|cb)\b/i;
+/**
+ * Lines that record the payment; the total is printed before them (a tax summary after them has its own
+ * "Total"). The payment word starts the line, after a transaction number at most ("05477145 BARZAHLUNG 3.30 EUR").
+ */
+const PAYMENT_LINE = /^\W*(?:\d+\s+)?(cash|change|tendered|paid|visa|mastercard|amex|card|debit|credit card|kartenzahlung|barzahlung|bargeld|bar|espèces|cb)\b/i;
 
-const TENDERED_LINE = /^\W*(cash|tendered|paid|amount paid|paid amount|bar|gegeben|espèces|visa|mastercard|amex|card|debit|credit card|kartenzahlung|cb)\b/i;
+const TENDERED_LINE = /^\W*(?:\d+\s+)?(cash|tendered|paid|amount paid|paid amount|bar|barzahlung|bargeld|gegeben|espèces|visa|mastercard|amex|card|debit|credit card|kartenzahlung|cb)\b/i;
 const TAX_SUMMARY = /\b(tax|gst|vat|sst|mwst|ust|tva)\s*(summary|analysis|breakdown|details|übersicht|récapitulatif)\b/i;
 const CHANGE_WORD = /(?:^|[^\p{L}])(change|rückgeld|rueckgeld|zurück|rendu|monnaie)\b/iu;
 
