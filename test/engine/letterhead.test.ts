@@ -103,3 +103,21 @@ test('a VAT id on its own row under the address ends it', () => {
   const r = read(ocrPage(['Beispiel Gastro GmbH', 'Leystrasse 43, 1200 Wien', 'ATU57991999', 'Datum: 14.12.2023', [[50, '1 Melange'], [300, '4.20']]]));
   assert.equal(r.address, 'Leystrasse 43, 1200 Wien');
 });
+
+test("a receipt's thanks names the shop when its logo was misread; the address is then the letterhead's", () => {
+  const receipt = [
+    'İÖLE', 'FOODS', 'MARKE', 'Franklin FRK', '1765 California St', 'San Francisco, CA 94109', '415-674-0500',
+    'BERRY AND MANGO 7.01', 'SCONE RSPBRY 5.99', 'Subtotal 13.00', 'Tax 0.00', 'Total: $13.00', 'MasterCard $13.00',
+    '04/08/2019 15:53:20', 'Go to: http://www.example.com/feedback', 'Thanks for shopping at Whole Foods Market', 'WholeFoodsMarket.com',
+  ];
+  const r = read(ocrPage(receipt, { lowConf: [0, 1, 2], tall: [0, 1, 2] }));
+  assert.equal(r.company, 'Whole Foods Market');
+  assert.equal(r.address, '1765 California St San Francisco, CA 94109');
+  // Other languages; "with us" names nobody.
+  for (const [thanks, shop] of [
+    ['Vielen Dank für Ihren Einkauf bei Feinkost Müller', 'Feinkost Müller'],
+    ['Merci de votre visite chez Boulangerie Paul !', 'Boulangerie Paul'],
+    ['THANK YOU FOR DINING AT GOLDEN LEAF', 'GOLDEN LEAF'],
+  ]) assert.equal(read(ocrPage(['Xq', 'Item 1 4.50', 'Total 4.50', thanks], { lowConf: [0] })).company, shop, thanks);
+  assert.equal(read(ocrPage(['GOLDEN LEAF', 'Item 1 4.50', 'Total 4.50', 'Thank you for shopping with us'])).company, 'GOLDEN LEAF');
+});

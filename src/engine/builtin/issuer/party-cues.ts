@@ -128,11 +128,26 @@ export function payeeOf(phraseText: string): { party: Party; inline: string | nu
   return { party: 'seller', inline: m[1].trim() === '' ? null : m[1].trim() };
 }
 
+/**
+ * A receipt's thanks or welcome names the shop ("Thanks for shopping at ACME Market", "Vielen Dank für
+ * Ihren Einkauf bei ACME", "Merci de votre visite chez ACME", "Welcome to ACME"): the name follows,
+ * capitalised ("… shopping with us" names nobody).
+ */
+const SHOP_THANKS =
+  /(?:\bfor\s+(?:shopping|dining|visiting|choosing|staying)(?:\s+(?:at|with|in))?|\bwelcome\s+to|\bf(?:ü|ue)r\s+ihren\s+(?:einkauf|besuch)\s+(?:bei|im|in\s+der|in)|\bvotre\s+visite\s+(?:chez|à))\s+(?!(?:us|our|unser\w*|uns|nous|notre)\b)(\p{Lu}.*)$/iu;
+
+/** A phrase thanking for (or welcoming to) a visit of the shop it names, and that name. */
+export function shopThanksOf(phraseText: string): { party: Party; inline: string } | null {
+  const m = SHOP_THANKS.exec(phraseText.trim().replace(/[’‘`´]/g, "'"));
+  const name = m?.[1].replace(/[\s!.]+$/u, '');
+  return name ? { party: 'seller', inline: name } : null;
+}
+
 export function findCues(lines: Line[]): Cue[] {
   const out: Cue[] = [];
   for (const line of lines) {
     for (const phrase of line.phrases) {
-      const c = cueOf(phrase.text) ?? payeeOf(phrase.text);
+      const c = cueOf(phrase.text) ?? payeeOf(phrase.text) ?? shopThanksOf(phrase.text);
       if (c) out.push({ ...c, line, phrase });
     }
   }

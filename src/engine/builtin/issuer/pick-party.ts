@@ -9,7 +9,10 @@ import { cleanName, cuedCandidates, issuerCandidates, joinNameAbove, nameEvidenc
 import { withoutLegalForm } from './legal-forms.js';
 import { restoreSpacing } from './ocr-repair.js';
 import { blockOf, findCues, type PartyAsk } from './party-cues.js';
-import { readAddress, rowsUnder } from './party-address.js';
+import { readAddress, rowsUnder, type PartyAddress } from './party-address.js';
+
+/** Lines at the top of a page that may head its letterhead. */
+const LETTERHEAD_LINES = 6;
 
 export interface PartyPick {
   value: string;
@@ -91,13 +94,28 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
   return b && { name: joinNameAbove(lines, b.top), margin: b.margin };
 }
 
+/**
+ * A name found at the foot of its page ("Thanks for shopping at ACME Market") has no address under it:
+ * the address is the letterhead's, the first one under any of the page's top lines (a logo's words,
+ * misread, may stand over it on lines of their own).
+ */
+function letterheadAddress(lines: Line[], name: NameCandidate): PartyAddress | null {
+  const page = lines.filter((l) => l.page === name.line.page);
+  if (page.indexOf(name.line) < page.length / 2) return null;
+  for (const top of page.slice(0, LETTERHEAD_LINES)) {
+    const address = readAddress(rowsUnder(lines, { line: top, x0: top.x0, x1: top.x1 }));
+    if (address) return address;
+  }
+  return null;
+}
+
 /** `labelled`: the field's labelled candidates (label-candidates.ts), ranked by role-rules.ts. */
 export function pickParty(lines: Line[], ask: PartyAsk, labelled: Candidate[] = []): PartyPick | null {
   const found = partyName(lines, ask, labelled);
   if (!found) return null;
   const { name, margin } = found;
   if (ask.part === 'name') return { value: name.text, score: name.score, margin, readConf: leastConf([name.line]), doubtful: gluedName(name) };
-  const address = readAddress(rowsUnder(lines, name));
+  const address = readAddress(rowsUnder(lines, name)) ?? letterheadAddress(lines, name);
   if (!address) return null;
   return { value: address.text, score: name.score, margin, readConf: meanOf(confs(address.rows.map((r) => r.line))), doubtful: address.doubtful };
 }
