@@ -172,6 +172,46 @@ const digit = (c: string) => c >= '0' && c <= '9';
 const joiner = (c: string) => '.,/-'.includes(c);
 
 /**
+ * The spaces the recogniser left out, from the blank runs of the line's ink: each at the nearest
+ * boundary between two characters (the key: a word ends after chars[key]), with the blank's extent.
+ * `pitch` is the line's ink width per character.
+ */
+function inkSpaces(chars: CtcChar[], ink: LineInk, centre: (c: CtcChar) => number, boundary: (i: number) => number, pitch: number): Map<number, [number, number]> {
+  const minWidth = spaceWidth(chars, ink, centre, pitch);
+  const found: { at: number; gap: [number, number]; wide: boolean }[] = [];
+  for (const [g0, g1] of ink.gaps) {
+    if (g1 - g0 < minWidth) continue;
+    const mid = (g0 + g1) / 2;
+    let best = 0;
+    for (let i = 1; i + 1 < chars.length; i++) if (Math.abs(boundary(i) - mid) < Math.abs(boundary(best) - mid)) best = i;
+    const [a, b] = [chars[best], chars[best + 1]];
+    // A blank past the characters on either side is not between them (stray ink at the line's end).
+    if (mid < centre(a) - pitch / 2 || mid > centre(b) + pitch / 2) continue;
+    if ((digit(a.char) && joiner(b.char)) || (joiner(a.char) && digit(b.char))) continue;
+    if (digit(a.char) && digit(b.char) && centre(b) - centre(a) < DIGIT_SPACE_PITCHES * pitch) continue;
+    // A whole pitch of blank is a space even beside a lone letter ("ABC D").
+    found.push({ at: best, gap: [g0, g1], wide: g1 - g0 >= pitch });
+  }
+  // A narrow blank that would cut one letter off a word is the blank beside that letter ("SOL D",
+  // "agai n": an L's thin foot, an i's side bearing). Narrowest first, so a kept cut sees the final words.
+  const cutAt = new Set(found.map((f) => f.at));
+  const wordEnd = (from: number, step: 1 | -1): number => {
+    let i = from;
+    while (chars[i + step] && chars[i + step].char.trim() !== '' && !cutAt.has(step === 1 ? i : i - 1)) i += step;
+    return i;
+  };
+  const lone = (w: string) => w.length === 1 && /\p{L}/u.test(w) && !LONE_LETTER.test(w);
+  const spaces = new Map<number, [number, number]>();
+  for (const f of [...found].sort((x, y) => x.gap[1] - x.gap[0] - (y.gap[1] - y.gap[0]))) {
+    const left = chars.slice(wordEnd(f.at, -1), f.at + 1).map((c) => c.char).join('');
+    const right = chars.slice(f.at + 1, wordEnd(f.at + 1, 1) + 1).map((c) => c.char).join('');
+    if (!f.wide && (lone(left) || lone(right))) cutAt.delete(f.at);
+    else spaces.set(f.at, f.gap);
+  }
+  return spaces;
+}
+
+/**
  * Splits a decoded line into words at recognised spaces and at wide blank runs of its ink, each at
  * the nearest boundary between two characters. `stepPx` is line-image pixels per CTC step.
  */
@@ -187,39 +227,7 @@ export function lineWords(chars: CtcChar[], ink: LineInk | null, stepPx: number,
     const next = chars[i + 1].char;
     if (chars[i].char === ':' && /\p{L}/u.test(chars[i - 1].char) && next.trim() !== '' && next !== '/') breaks.set(i, [boundary(i), boundary(i)]);
   }
-  if (ink && letters > 1) {
-    const pitch = (ink.x1 - ink.x0 + 1) / letters;
-    const minWidth = spaceWidth(chars, ink, centre, pitch);
-    const found: { at: number; gap: [number, number]; wide: boolean }[] = [];
-    for (const [g0, g1] of ink.gaps) {
-      if (g1 - g0 < minWidth) continue;
-      const mid = (g0 + g1) / 2;
-      let best = 0;
-      for (let i = 1; i + 1 < chars.length; i++) if (Math.abs(boundary(i) - mid) < Math.abs(boundary(best) - mid)) best = i;
-      const [a, b] = [chars[best], chars[best + 1]];
-      // A blank past the characters on either side is not between them (stray ink at the line's end).
-      if (mid < centre(a) - pitch / 2 || mid > centre(b) + pitch / 2) continue;
-      if ((digit(a.char) && joiner(b.char)) || (joiner(a.char) && digit(b.char))) continue;
-      if (digit(a.char) && digit(b.char) && centre(b) - centre(a) < DIGIT_SPACE_PITCHES * pitch) continue;
-      // A whole pitch of blank is a space even beside a lone letter ("ABC D").
-      found.push({ at: best, gap: [g0, g1], wide: g1 - g0 >= pitch });
-    }
-    // A narrow blank that would cut one letter off a word is the blank beside that letter ("SOL D",
-    // "agai n": an L's thin foot, an i's side bearing). Narrowest first, so a kept cut sees the final words.
-    const cutAt = new Set(found.map((f) => f.at));
-    const wordEnd = (from: number, step: 1 | -1): number => {
-      let i = from;
-      while (chars[i + step] && chars[i + step].char.trim() !== '' && !cutAt.has(step === 1 ? i : i - 1)) i += step;
-      return i;
-    };
-    for (const f of [...found].sort((x, y) => x.gap[1] - x.gap[0] - (y.gap[1] - y.gap[0]))) {
-      const left = chars.slice(wordEnd(f.at, -1), f.at + 1).map((c) => c.char).join('');
-      const right = chars.slice(f.at + 1, wordEnd(f.at + 1, 1) + 1).map((c) => c.char).join('');
-      const lone = (w: string) => w.length === 1 && /\p{L}/u.test(w) && !LONE_LETTER.test(w);
-      if (!f.wide && (lone(left) || lone(right))) cutAt.delete(f.at);
-      else breaks.set(f.at, f.gap);
-    }
-  }
+  if (ink && letters > 1) for (const [at, gap] of inkSpaces(chars, ink, centre, boundary, (ink.x1 - ink.x0 + 1) / letters)) breaks.set(at, gap);
   const words: LineWord[] = [];
   let cur: CtcChar[] = [];
   let start = ink?.x0 ?? 0;
