@@ -120,4 +120,6 @@ test("a receipt's thanks names the shop when its logo was misread; the address i
     ['THANK YOU FOR DINING AT GOLDEN LEAF', 'GOLDEN LEAF'],
   ]) assert.equal(read(ocrPage(['Xq', 'Item 1 4.50', 'Total 4.50', thanks], { lowConf: [0] })).company, shop, thanks);
   assert.equal(read(ocrPage(['GOLDEN LEAF', 'Item 1 4.50', 'Total 4.50', 'Thank you for shopping with us'])).company, 'GOLDEN LEAF');
+  // A welcome may name the store's brand or mall: the letterhead's legal name outranks it.
+  assert.equal(read(ocrPage(['WELCOME TO SUPER MARKET XYZ', 'XYZ RETAIL GMBH', 'Hauptstr. 5', '10115 Berlin', 'Milch 1,19', 'SUMME 1,19'])).company, 'XYZ RETAIL GMBH');
 });

@@ -195,7 +195,7 @@ export function cuedCandidates(lines: Line[], cues: Cue[]): NameCandidate[] {
     const ocr = readByOcr(cue.line);
     // After a cue a short name is still a name ("Payment received by ACM").
     const inline = cue.inline && cleanName(cue.inline.split(/\s*,\s+(?=\p{L}[\p{L}\s-]*:)/u)[0], ocr, 3);
-    if (inline) out.push({ text: inline, line: cue.line, score: 1.2 + nameEvidence(inline, cue.line), x0: cue.phrase.x0, x1: cue.phrase.x1 });
+    if (inline) out.push({ text: inline, line: cue.line, score: (cue.thanks ? 0.9 : 1.2) + nameEvidence(inline, cue.line), x0: cue.phrase.x0, x1: cue.phrase.x1 });
     if (cue.inline) continue;
     blockOf(lines, cue, 2).forEach((b, k) => {
       const text = cleanName(b.text, ocr);

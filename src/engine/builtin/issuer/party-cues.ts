@@ -95,6 +95,8 @@ export interface Cue {
   phrase: Phrase;
   /** The name printed after the cue on its phrase ("Sold by: ACME Ltd"), or null for a heading. */
   inline: string | null;
+  /** A receipt's thanks or welcome: it may name the shop's brand or mall, so the letterhead's legal name outranks it. */
+  thanks?: boolean;
 }
 
 /** A phrase that starts with a party cue, and what follows it. */
@@ -137,10 +139,10 @@ const SHOP_THANKS =
   /(?:\bfor\s+(?:shopping|dining|visiting|choosing|staying)(?:\s+(?:at|with|in))?|\bwelcome\s+to|\bf(?:ü|ue)r\s+ihren\s+(?:einkauf|besuch)\s+(?:bei|im|in\s+der|in)|\bvotre\s+visite\s+(?:chez|à))\s+(?!(?:us|our|unser\w*|uns|nous|notre)\b)(\p{Lu}.*)$/iu;
 
 /** A phrase thanking for (or welcoming to) a visit of the shop it names, and that name. */
-export function shopThanksOf(phraseText: string): { party: Party; inline: string } | null {
+export function shopThanksOf(phraseText: string): { party: Party; inline: string; thanks: true } | null {
   const m = SHOP_THANKS.exec(phraseText.trim().replace(/[’‘`´]/g, "'"));
   const name = m?.[1].replace(/[\s!.]+$/u, '');
-  return name ? { party: 'seller', inline: name } : null;
+  return name ? { party: 'seller', inline: name, thanks: true } : null;
 }
 
 export function findCues(lines: Line[]): Cue[] {
