@@ -17,10 +17,11 @@ const LATIN_OF: Record<string, string> = {
 const LATIN_PAGE_SHARE = 0.75;
 
 const LATIN = /\p{Script=Latin}/u;
-const GREEK_OR_CYRILLIC = /[\p{Script=Greek}\p{Script=Cyrillic}]/gu;
+const GREEK_OR_CYRILLIC = /[\p{Script=Greek}\p{Script=Cyrillic}]/u;
+const ALL_GREEK_OR_CYRILLIC = new RegExp(GREEK_OR_CYRILLIC.source, 'gu');
 
 /**
- * The words of a page whose letters are nearly all Latin, with each word that mixes in Greek or
+ * The words of a page whose letters are at least three quarters Latin, with each word that mixes in Greek or
  * Cyrillic lookalikes spelt in Latin. A word with any Greek or Cyrillic letter that has no Latin twin
  * (Σ, Ω, Д, a real Greek or Russian word) is kept as printed, and so is every word of a page in
  * those scripts.
@@ -31,13 +32,13 @@ export function readLookalikesAsLatin(words: Word[]): Word[] {
   for (const w of words) {
     for (const ch of w.text) {
       if (LATIN.test(ch)) latin++;
-      else if (/[\p{Script=Greek}\p{Script=Cyrillic}]/u.test(ch)) other++;
+      else if (GREEK_OR_CYRILLIC.test(ch)) other++;
     }
   }
   if (other === 0 || latin < LATIN_PAGE_SHARE * (latin + other)) return words;
   return words.map((w) => {
-    const foreign = w.text.match(GREEK_OR_CYRILLIC);
+    const foreign = w.text.match(ALL_GREEK_OR_CYRILLIC);
     if (!foreign || !foreign.every((ch) => ch in LATIN_OF)) return w;
-    return { ...w, text: w.text.replace(GREEK_OR_CYRILLIC, (ch) => LATIN_OF[ch]) };
+    return { ...w, text: w.text.replace(ALL_GREEK_OR_CYRILLIC, (ch) => LATIN_OF[ch]) };
   });
 }
