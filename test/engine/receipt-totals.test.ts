@@ -24,6 +24,8 @@ test('without a readable total, the total is what was paid: tendered minus chang
 test('a ticket with no total line: its payment line, after a transaction number, says what was paid', () => {
   assert.equal(total(['Einzelkarte', 'Hamburg AB 2. Kl.', 'gültig am 09.02.18', '05477145 BARZAHLUNG 3.30 EUR', '09.02.18 15:46:09']), 3.3);
   assert.equal(total(['Tageskarte', 'Bargeld 7,60 EUR']), 7.6);
+  // A quantity before an item's name is no transaction number: "2 BAR SOAP" is an item, the total follows it.
+  assert.equal(total(['2 BAR SOAP 3.50', 'MILK 1.20', row('SUBTOTAL', '4.70'), row('CASH', '5.00'), row('CHANGE', '0.30')]), 4.7);
 });
 
 test('the paid sum confirms a total whose decimal point was lost', () => {

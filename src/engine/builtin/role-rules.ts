@@ -13,11 +13,12 @@ import { DUE_WORDS, GRAND_TOTAL_WORDS, hasWord, INCLUSIVE_WORDS, TAX_WORDS, OTHE
 
 /**
  * Lines that record the payment; the total is printed before them (a tax summary after them has its own
- * "Total"). The payment word starts the line, after a transaction number at most ("05477145 BARZAHLUNG 3.30 EUR").
+ * "Total"). The payment word starts the line, after a transaction number at most ("05477145 BARZAHLUNG 3.30
+ * EUR"; five digits or more: "2 BAR SOAP 3.50" is an item and its quantity).
  */
-const PAYMENT_LINE = /^\W*(?:\d+\s+)?(cash|change|tendered|paid|visa|mastercard|amex|card|debit|credit card|kartenzahlung|barzahlung|bargeld|bar|espèces|cb)\b/i;
+const PAYMENT_LINE = /^\W*(?:\d{5,}\s+)?(cash|change|tendered|paid|visa|mastercard|amex|card|debit|credit card|kartenzahlung|barzahlung|bargeld|bar|espèces|cb)\b/i;
 
-const TENDERED_LINE = /^\W*(?:\d+\s+)?(cash|tendered|paid|amount paid|paid amount|bar|barzahlung|bargeld|gegeben|espèces|visa|mastercard|amex|card|debit|credit card|kartenzahlung|cb)\b/i;
+const TENDERED_LINE = /^\W*(?:\d{5,}\s+)?(cash|tendered|paid|amount paid|paid amount|bar|barzahlung|bargeld|gegeben|espèces|visa|mastercard|amex|card|debit|credit card|kartenzahlung|cb)\b/i;
 const TAX_SUMMARY = /\b(tax|gst|vat|sst|mwst|ust|tva)\s*(summary|analysis|breakdown|details|übersicht|récapitulatif)\b/i;
 const CHANGE_WORD = /(?:^|[^\p{L}])(change|rückgeld|rueckgeld|zurück|rendu|monnaie)\b/iu;
 
