@@ -130,3 +130,21 @@ test('an address scores by the mean OCR confidence of its words: one unsure comm
   const r = extractFields({ pages: [{ ...p, source: 'ocr', words }], fields: PARTY, dateFormat: null, detectLayout: true, detectTables: false });
   assert.ok(r.confidence!.address >= 0.7, String(r.confidence!.address));
 });
+
+test("a vendor's read confidence is its own words': not another phrase of its line, nor a mark", () => {
+  const fields: FieldDefinition[] = [{ name: 'vendor', type: 'text', description: 'Name of the seller issuing the invoice' }];
+  const vendor = (confOf: (text: string) => number) => {
+    const p = ocr([[[50, 'Blue & Heron Tools Ltd'], [400, 'INVOICE']], 'Invoice No: BH-1042', 'Invoice Date: 2024-10-18', 'Total: 120.00'], 95);
+    const words = p.words.map((w) => ({ ...w, conf: confOf(w.text) }));
+    const r = extractFields({ pages: [{ ...p, words }], fields, dateFormat: null, detectLayout: true, detectTables: false });
+    return { value: r.data.vendor, c: r.confidence!.vendor };
+  };
+  const clear = vendor(() => 95);
+  // The title beside the name and the ampersand read poorly: the name's letters are as sure as before.
+  const doubtfulAround = vendor((t) => (t === 'INVOICE' ? 6 : t === '&' ? 20 : 95));
+  assert.equal(clear.value, 'Blue & Heron Tools Ltd');
+  assert.equal(doubtfulAround.value, clear.value);
+  assert.equal(doubtfulAround.c, clear.c);
+  // A poorly read letter of the name itself does lower it.
+  assert.ok(vendor((t) => (t === 'Heron' ? 30 : 95)).c < clear.c);
+});

@@ -33,3 +33,19 @@ test('words a text layer wrote in touching pieces are one word; OCR words and sp
   const ocr = documentLines([page([piece('Date:', 10, 40, 90), piece('05', 44, 56, 80), piece('03-', 56.1, 70, 80), piece('2018', 74, 98, 90)])], { detectLayout: true });
   assert.equal(ocr[0].text, 'Date: 05 03- 2018');
 });
+
+test('a superscript mark joins the line it stands on; a rule of dashes between lines stays its own line', () => {
+  const w = (text: string, x0: number, y0: number, y1: number) => ({ text, x0, x1: x0 + 8 * text.length, y0, y1, conf: 90 });
+  // OCR boxes the small "**" on its own, its centre above the centre of "VAT".
+  const page = {
+    page: 1,
+    width: 600,
+    height: 800,
+    source: 'ocr' as const,
+    words: [w('Charges', 60, 434, 442), w('$0.01', 520, 434, 442), w('VAT', 59, 449, 456), w('**', 86, 449, 452), w('$0.00', 520, 449, 456), w('-----', 60, 466, 468), w('Total', 60, 476, 484), w('$0.01', 520, 476, 484)],
+  };
+  const lines = documentLines([page], { detectLayout: true });
+  assert.deepEqual(lines.map((l) => l.text), ['Charges $0.01', 'VAT ** $0.00', '-----', 'Total $0.01']);
+  // The line's height is its words' own, not the mark's.
+  assert.equal(lines[1].height, 7);
+});

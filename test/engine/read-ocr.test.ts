@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import sharp from 'sharp';
 import { readPages } from '../../src/engine/read/index.js';
 import { DocumentError, type PageText } from '../../src/engine/types.js';
 import { useFixtureDir, imageOnlyPdf, multiPageTiff, textImage, textPdf } from './read-fixtures.js';
@@ -68,5 +69,30 @@ describe('readPages with OCR', () => {
     });
     const [page] = await readPages(await fx().file('good.png', png), 'png', { useOcr: false });
     assert.deepEqual(words(page), ['GOOD', 'IMAGE']);
+  });
+
+  it('reads coloured print on a scan as ink, and black print on a highlighter mark', async () => {
+    // A 300-dpi scan (tesseract's path): mostly black print, one line in orange, one highlighted.
+    const rows: [string, string, string?][] = [
+      ['Account Summary 2024', 'black'],
+      ['Service Charges 4.11', 'black'],
+      ['Data Transfer 0.01', '#f7941d'],
+      ['Credits 0.00', 'black'],
+      ['Tax 0.00', 'black', '#ffff40'],
+      ['Total for this invoice 4.11', 'black'],
+    ];
+    const svg =
+      `<svg xmlns="http://www.w3.org/2000/svg" width="2480" height="${200 + rows.length * 90}"><rect width="100%" height="100%" fill="white"/>` +
+      rows
+        .map(([text, fill, mark], i) =>
+          (mark ? `<rect x="140" y="${105 + i * 90}" width="700" height="60" fill="${mark}"/>` : '') +
+          `<text x="150" y="${150 + i * 90}" font-size="42" font-family="DejaVu Sans, sans-serif" fill="${fill}">${text}</text>`,
+        )
+        .join('') +
+      '</svg>';
+    const png = await sharp(Buffer.from(svg)).withMetadata({ density: 300 }).png().toBuffer();
+    const [page] = await readPages(await fx().file('scan.png', png), 'png', { useOcr: false });
+    const read = words(page).join(' ');
+    for (const [text] of rows) assert.ok(read.includes(text.toUpperCase()), `"${text}" in "${read}"`);
   });
 });

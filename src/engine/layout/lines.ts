@@ -62,22 +62,42 @@ function makePhrase(words: Word[]): Phrase {
   return { words, text: words.map((w) => w.text).join(' '), x0: words[0].x0, x1: words[words.length - 1].x1 };
 }
 
-/** Groups words whose vertical centres lie within half a line height of each other. */
+/** A word of marks alone (`*`, `**`, `†`, `®`): a footnote sign or superscript, not content. */
+export const isMark = (w: Word): boolean => !/[\p{L}\p{N}]/u.test(w.text);
+
+/**
+ * Groups words whose vertical centres lie within half a line height of each other. A mark joins the
+ * row whose height spans its centre: OCR boxes a superscript `**` apart from `VAT`, and as a line of
+ * its own it cut an item table in two.
+ */
 function groupRows(words: Word[]): Word[][] {
-  const sorted = [...words].filter((w) => w.text.trim() !== '').sort((a, b) => (a.y0 + a.y1) / 2 - (b.y0 + b.y1) / 2);
-  const rows: { words: Word[]; cy: number; h: number }[] = [];
+  const cyOf = (w: Word) => (w.y0 + w.y1) / 2;
+  const present = words.filter((w) => w.text.trim() !== '');
+  const sorted = present.filter((w) => !isMark(w)).sort((a, b) => cyOf(a) - cyOf(b));
+  const rows: { words: Word[]; cy: number; h: number; y0: number; y1: number }[] = [];
   for (const w of sorted) {
-    const cy = (w.y0 + w.y1) / 2;
+    const cy = cyOf(w);
     const h = Math.max(1, w.y1 - w.y0);
     const row = rows[rows.length - 1];
     if (row && Math.abs(cy - row.cy) <= 0.5 * Math.min(h, row.h)) {
       row.words.push(w);
       row.cy = (row.cy * (row.words.length - 1) + cy) / row.words.length;
+      row.y0 = Math.min(row.y0, w.y0);
+      row.y1 = Math.max(row.y1, w.y1);
     } else {
-      rows.push({ words: [w], cy, h });
+      rows.push({ words: [w], cy, h, y0: w.y0, y1: w.y1 });
     }
   }
-  return rows.map((r) => r.words.sort((a, b) => a.x0 - b.x0));
+  const contentRows = [...rows];
+  for (const m of present.filter(isMark).sort((a, b) => cyOf(a) - cyOf(b))) {
+    const cy = cyOf(m);
+    const host = contentRows.filter((r) => r.y0 <= cy && cy <= r.y1).sort((a, b) => Math.abs(a.cy - cy) - Math.abs(b.cy - cy))[0];
+    const last = rows[rows.length - 1];
+    if (host) host.words.push(m);
+    else if (last && !contentRows.includes(last) && Math.abs(cy - last.cy) <= 0.5 * Math.min(Math.max(1, m.y1 - m.y0), last.h)) last.words.push(m);
+    else rows.push({ words: [m], cy, h: Math.max(1, m.y1 - m.y0), y0: m.y0, y1: m.y1 });
+  }
+  return rows.sort((a, b) => a.cy - b.cy).map((r) => r.words.sort((a, b) => a.x0 - b.x0));
 }
 
 /**
@@ -126,7 +146,9 @@ function joinTouching(words: Word[], height: number): Word[] {
 }
 
 function buildLine(page: PageText, rowWords: Word[], gutter: number | null): Omit<Line, 'index'> {
-  const height = median(rowWords.map((w) => w.y1 - w.y0)) || 1;
+  // Font size from the words themselves: a superscript mark beside them is smaller.
+  const content = rowWords.filter((w) => !isMark(w));
+  const height = median((content.length ? content : rowWords).map((w) => w.y1 - w.y0)) || 1;
   const words = joinTouching(rowWords, height);
   return {
     page: page.page,

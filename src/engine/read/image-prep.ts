@@ -62,7 +62,8 @@ export async function prepareImageFile(path: string, page: number): Promise<Prep
       const gray = info.channels === 1 ? new Uint8Array(data.buffer, data.byteOffset, data.length) : firstChannel(data, info.channels);
       return { engine: 'ppocr', gray, grayWidth: info.width, grayHeight: info.height, scale: info.width / width, width, height, density };
     }
-    return { engine: 'tesseract', ...(await finish(img, width, height)), width, height, density };
+    const gray = (meta.channels ?? 1) >= 3 ? await inkDarkGray(img) : img;
+    return { engine: 'tesseract', ...(await finish(gray, width, height)), width, height, density };
   } catch (err) {
     if (err instanceof DocumentError) throw err;
     throw new DocumentError(`the image could not be decoded (${(err as Error).message})`);
@@ -73,6 +74,27 @@ export async function prepareImageFile(path: string, page: number): Promise<Prep
 export async function prepareGray(gray: Uint8Array, width: number, height: number): Promise<PreparedImage> {
   const img = sharp(gray, { raw: { width, height, channels: 1 } });
   return { engine: 'tesseract', ...(await finish(img, width, height)), width, height };
+}
+
+/** Below this luminance a coloured pixel is taken as ink (orange print is ~165, yellow highlighter ~225). */
+const INK_LUMINANCE = 200;
+
+/**
+ * Grey in which coloured ink reads dark: tesseract's global threshold takes orange or light-blue
+ * print (luminance ~165) for paper and drops it (an invoice's orange line-item names, its whole
+ * table). A pixel under INK_LUMINANCE takes its darkest channel instead; grey pixels and light tints
+ * (highlighter, table bands) keep their luminance. Black print on a saturated mid-tone band would go
+ * dark with its band; such bands mostly carry white print, which then stands out more.
+ */
+async function inkDarkGray(img: Sharp): Promise<Sharp> {
+  const { data, info } = await img.clone().flatten({ background: '#ffffff' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const gray = new Uint8Array(info.width * info.height);
+  for (let i = 0, j = 0; i < gray.length; i++, j += info.channels) {
+    const [r, g, b] = [data[j], data[j + 1], data[j + 2]];
+    const lum = (r * 299 + g * 587 + b * 114) / 1000;
+    gray[i] = lum < INK_LUMINANCE ? Math.min(r, g, b) : Math.round(lum);
+  }
+  return sharp(gray, { raw: { width: info.width, height: info.height, channels: 1 } });
 }
 
 function firstChannel(data: Buffer, channels: number): Uint8Array {

@@ -3,7 +3,7 @@
 // rows under the name. Returns the winner's score and its margin over the runner-up, from which a
 // confidence can be made.
 import type { Line, Phrase } from '../../layout/lines.js';
-import { readByOcr } from '../../layout/lines.js';
+import { isMark, readByOcr } from '../../layout/lines.js';
 import type { Candidate } from '../label-candidates.js';
 import { cleanName, cuedCandidates, issuerCandidates, joinNameAbove, nameEvidence, recipientWindow, type NameCandidate } from '../letterhead.js';
 import { withoutLegalForm } from './legal-forms.js';
@@ -64,7 +64,21 @@ function labelledNames(labelled: Candidate[]): NameCandidate[] {
 }
 
 const confs = (lines: Line[]): number[] => lines.flatMap((l) => l.words.map((w) => w.conf ?? 100));
-const leastConf = (lines: Line[]): number => Math.min(100, ...confs(lines)) / 100;
+/**
+ * The least sure word of a name as printed on its line (the whole line when cleaning changed it): not a
+ * logo read as letters beside it, nor marks (`&`, `**`), read with little confidence whatever the letters.
+ */
+function leastConf(name: NameCandidate): number {
+  const start = name.line.text.indexOf(name.text);
+  let at = 0;
+  const confs: number[] = [];
+  for (const w of name.line.words) {
+    const inName = start < 0 || (at < start + name.text.length && at + w.text.length > start);
+    if (inName && !isMark(w)) confs.push(w.conf ?? 100);
+    at += w.text.length + 1;
+  }
+  return Math.min(100, ...confs) / 100;
+}
 const meanOf = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length / 100 : 1);
 /**
  * OCR ran the name's words into one (a word of 12+ letters that splits into known name words,
@@ -114,7 +128,7 @@ export function pickParty(lines: Line[], ask: PartyAsk, labelled: Candidate[] = 
   const found = partyName(lines, ask, labelled);
   if (!found) return null;
   const { name, margin } = found;
-  if (ask.part === 'name') return { value: name.text, score: name.score, margin, readConf: leastConf([name.line]), doubtful: gluedName(name) };
+  if (ask.part === 'name') return { value: name.text, score: name.score, margin, readConf: leastConf(name), doubtful: gluedName(name) };
   const address = readAddress(rowsUnder(lines, name)) ?? letterheadAddress(lines, name);
   if (!address) return null;
   return { value: address.text, score: name.score, margin, readConf: meanOf(confs(address.rows.map((r) => r.line))), doubtful: address.doubtful };
