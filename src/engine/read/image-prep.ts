@@ -62,7 +62,7 @@ export async function prepareImageFile(path: string, page: number): Promise<Prep
       const gray = info.channels === 1 ? new Uint8Array(data.buffer, data.byteOffset, data.length) : firstChannel(data, info.channels);
       return { engine: 'ppocr', gray, grayWidth: info.width, grayHeight: info.height, scale: info.width / width, width, height, density };
     }
-    const gray = (meta.channels ?? 1) >= 3 ? await inkDarkGray(img) : img;
+    const gray = (meta.channels ?? 1) >= 3 && width * height <= INK_GRAY_MAX_PIXELS ? await inkDarkGray(img) : img;
     return { engine: 'tesseract', ...(await finish(gray, width, height)), width, height, density };
   } catch (err) {
     if (err instanceof DocumentError) throw err;
@@ -78,6 +78,8 @@ export async function prepareGray(gray: Uint8Array, width: number, height: numbe
 
 /** Below this luminance a coloured pixel is taken as ink (orange print is ~165, yellow highlighter ~225). */
 const INK_LUMINANCE = 200;
+/** inkDarkGray holds the image as RGB for a moment: up to ~110 MB (A4 at 600 dpi); larger ones are greyed as usual. */
+const INK_GRAY_MAX_PIXELS = 36_000_000;
 
 /**
  * Grey in which coloured ink reads dark: tesseract's global threshold takes orange or light-blue
