@@ -98,11 +98,19 @@ describe('folding affine and hard-swish chains into ONNX convolutions', () => {
       onnx.ModelProto.create({
         irVersion: 7,
         opsetImport: [{ domain: '', version: 9 }],
-        graph: { name: 'plain', node: [node('Conv', ['x', 'w'], 'c', { kernel_shape: [1, 1] }), node('Relu', ['c'], 'y')], initializer: [tensor('w', [3, 3, 1, 1])], input: [io('x')], output: [io('y')] },
+        graph: {
+          name: 'plain',
+          node: [node('Conv', ['x', 'w'], 'c', { kernel_shape: [1, 1] }), node('Relu', ['c'], 'y')],
+          // "bias" is an input with a default that no node reads: it stays.
+          initializer: [tensor('w', [3, 3, 1, 1]), tensor('bias', [3])],
+          input: [io('x'), onnx.ValueInfoProto.create({ name: 'bias', type: { tensorType: { elemType: 1, shape: { dim: [{ dimValue: 3 }] } } } })],
+          output: [io('y')],
+        },
       }),
     ).finish();
     const folded = foldAffineOps(model);
     assert.deepEqual(opsOf(folded.model), ['Conv', 'Relu']);
+    assert.deepEqual(onnx.ModelProto.decode(folded.model).graph!.initializer!.map((t) => t.name), ['w', 'bias']);
     assert.equal(folded.opsBefore, folded.opsAfter);
   });
 

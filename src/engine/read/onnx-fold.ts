@@ -2,7 +2,8 @@
 // PP-LCNetV3's learnable affine blocks (a·x + b on either side of every activation) and its hard-swish
 // as chains of Mul/Add/Clip/Div by scalar constants. onnxruntime runs each as its own pass over the
 // tensor and converts between its blocked convolution layout (NCHWc) and plain NCHW around each one:
-// on the PP-OCRv4 recogniser those ops and conversions took ~45% of the time. Here the chains are
+// on the PP-OCRv4 recogniser those ops and conversions took over half of the time in onnxruntime's
+// profile. Here the chains are
 // folded into the neighbouring convolutions' weights, the hard-swish becomes x·HardSigmoid(x) and
 // what is left becomes one BatchNormalization, ops that stay in the blocked layout. The results agree
 // with the original graph's to float rounding (test/engine/onnx-fold.test.ts; bench/ppocr-fold.ts).
@@ -130,7 +131,8 @@ class GraphEdit {
         this.remove(...run);
         continue;
       }
-      const channels = this.channelsOf(first.x);
+      // BatchNormalization as it is from opset 9 on (no `spatial`, `is_test` or `consumed_inputs`).
+      const channels = this.opset >= 9 ? this.channelsOf(first.x) : undefined;
       if (channels) {
         const bn = run[0];
         bn.opType = 'BatchNormalization';
@@ -152,7 +154,9 @@ class GraphEdit {
     const used = new Set([...this.nodes.flatMap((n) => n.input ?? []), ...this.graphOutputs]);
     this.nodes = this.nodes.filter((n) => n.opType !== 'Constant' || used.has(n.output![0]));
     this.graph.node = this.nodes;
-    this.graph.initializer = (this.graph.initializer ?? []).filter((t) => used.has(t.name ?? ''));
+    // An initializer that is also a graph input is that input's default: it stays.
+    const inputs = new Set((this.graph.input ?? []).map((i) => i.name));
+    this.graph.initializer = (this.graph.initializer ?? []).filter((t) => used.has(t.name ?? '') || inputs.has(t.name));
   }
 
   /** A Mul/Add/Sub/Div of one non-constant input by a float scalar constant, as an affine map. */
