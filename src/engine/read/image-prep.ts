@@ -92,7 +92,9 @@ async function inkDarkGray(img: Sharp): Promise<Sharp> {
   const { data, info } = await img.clone().flatten({ background: '#ffffff' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const gray = new Uint8Array(info.width * info.height);
   for (let i = 0, j = 0; i < gray.length; i++, j += info.channels) {
-    const [r, g, b] = [data[j], data[j + 1], data[j + 2]];
+    const r = data[j];
+    const g = data[j + 1];
+    const b = data[j + 2];
     const lum = (r * 299 + g * 587 + b * 114) / 1000;
     gray[i] = lum < INK_LUMINANCE ? Math.min(r, g, b) : Math.round(lum);
   }
