@@ -38,9 +38,10 @@ export interface TableResult {
   arithmetic: number | null;
 }
 
-/** An item: its line and the lines of text below that continue its description. */
+/** An item: its line, the lines of text above that name it, and the lines below that continue its description. */
 interface ItemLines {
   line: Line;
+  above?: Line[];
   more: Line[];
 }
 
@@ -101,6 +102,11 @@ function itemsUnder(lines: Line[], header: Header, subs: TableSub[], opts: Table
   let pageStart = 0;
   let rowsOnPage = 0;
   let open: ItemLines | null = null;
+  // Receipts often print each item's name on a line of its own above its code and numbers
+  // ("TABLE LAMP" over "62483 1 55.90 55.90"): when the table opens with such a text line and the first
+  // item's description cell holds no words, text lines name the item below them, not the one above.
+  let nameAbove: boolean | null = null;
+  let pending: Line[] = [];
   for (const [k, line] of after.entries()) {
     if (line.page !== page) rowsOnPage = 0;
     // A table may run on over the next page (without repeating its header): continue at its top.
@@ -136,11 +142,16 @@ function itemsUnder(lines: Line[], header: Header, subs: TableSub[], opts: Table
       numbers++;
       if (c.sub.terms.role === 'total') totals++;
     });
+    const textAlone = numbers === 0 && desc >= 0 && texts[desc] !== '' && line.x0 >= header.columns[desc].x0 - 2 * line.height;
     if (numbers >= (opts.strict ? numberCols.length : 1) && totals >= Math.min(1, totalCols.length)) {
-      open = { line, more: [] };
+      if (nameAbove === null && pending.length) nameAbove = desc >= 0 && !/\p{L}{2}/u.test(texts[desc]);
+      open = { line, above: nameAbove && pending.length && gap < 1.2 * line.height ? pending : [], more: [] };
       items.push(open);
+      pending = [];
       rowsOnPage++;
-    } else if (open && numbers === 0 && desc >= 0 && texts[desc] !== '' && gap < 1.2 * line.height && line.x0 >= header.columns[desc].x0 - 2 * line.height) {
+    } else if (textAlone && (nameAbove || (nameAbove === null && items.length === 0))) {
+      pending = items.length === 0 || gap < 1.2 * line.height ? [...pending, line] : [line];
+    } else if (open && textAlone && gap < 1.2 * line.height) {
       // Text alone, close under an item and inside the description column: its description wraps.
       open.more.push(line);
     } else open = null;
@@ -182,7 +193,7 @@ function tableRows(columns: Column[], items: ItemLines[], subs: TableSub[], opts
     const row: Record<string, unknown> = Object.fromEntries(subs.map((s) => [s.def.name, null]));
     cols.forEach((c, i) => {
       if (!c.sub) return;
-      const text = i === desc ? [texts[r][i], ...it.more.map((l) => l.text)].filter((t) => t.trim() !== '').join(' ') : texts[r][i];
+      const text = i === desc ? [...(it.above ?? []).map((l) => l.text), texts[r][i], ...it.more.map((l) => l.text)].filter((t) => t.trim() !== '').join(' ') : texts[r][i];
       row[c.sub.def.name] = cellValue(text, grid[r][i], c.sub, opts);
     });
     return row;
