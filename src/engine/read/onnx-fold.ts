@@ -208,12 +208,12 @@ class GraphEdit {
     return undefined;
   }
 
+  /** Scales a convolution's weights and sets its bias; the caller re-indexes as it removes the folded ops. */
   private scaleConv(conv: Node, s: number, biasOf: (o: number) => number): void {
     const w = this.consts.get(conv.input![1])!;
     const outs = w.dims[0];
     conv.input![1] = this.newConst(w.data.map((v) => v * s), w.dims);
     conv.input![2] = this.newConst(Float32Array.from({ length: outs }, (_, o) => biasOf(o)));
-    this.index();
   }
 
   /** A convolution with constant 4-D weights and, if any, a constant bias. */

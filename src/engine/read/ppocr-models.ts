@@ -11,7 +11,7 @@ export const PPOCR_ASSETS = join(dirname(createRequire(import.meta.url).resolve(
 export const DET_MODEL = 'ch_PP-OCRv4_det_infer.onnx';
 export const REC_MODEL = 'ch_PP-OCRv4_rec_infer.onnx';
 
-export const ppocrSessionOptions: ort.InferenceSession.SessionOptions = {
+const ppocrSessionOptions: ort.InferenceSession.SessionOptions = {
   // Two threads that sleep when idle: 0.68 vs 0.88 s per receipt on 2 cores. Left spinning (onnxruntime's
   // default), the second thread doubled the CPU time for no gain (3.1 vs 1.8 s per image).
   intraOpNumThreads: Math.min(2, availableParallelism()),
