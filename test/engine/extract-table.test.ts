@@ -283,3 +283,16 @@ test("a receipt that prints each item's name above its code and numbers gives th
     { description: 'PRIVILEGE CARD 88888', quantity: 2, unit_price: 5, amount: 10 },
   ]);
 });
+
+test('"Prix unit." is the unit price column, not a quantity; "Qté" is the quantity', () => {
+  const t = read([
+    [[50, 'Désignation'], [300, 'Qté'], [380, 'Prix unit. HT'], [480, 'Montant HT']],
+    [[50, 'Pose de carrelage'], [300, '12'], [380, '45,00 €'], [480, '540,00 €']],
+    [[50, 'Fourniture joints'], [300, '3'], [380, '12,50 €'], [480, '37,50 €']],
+    [[380, 'Total HT'], [480, '577,50 €']],
+  ]);
+  assert.deepEqual(t.rows, [
+    { description: 'Pose de carrelage', quantity: 12, unit_price: 45, amount: 540 },
+    { description: 'Fourniture joints', quantity: 3, unit_price: 12.5, amount: 37.5 },
+  ]);
+});

@@ -101,8 +101,9 @@ function extractScalarWithEvidence(terms: FieldTerms, doc: DocumentFacts, party:
   if (strongEnough) return fromCandidate(best, ranked, terms, doc);
   const fb = fallback(terms, doc, party);
   if (fb && fb.value !== null) return fb;
-  // Last resort: the best labelled candidate, a guess; a date the role rules ruled out (another date) is none.
-  if (!best || (terms.role === 'date' && best.score <= 0)) return { value: null, evidence: NO_EVIDENCE };
+  // Last resort: the best labelled candidate, a guess; what the role rules ruled out (another date, the
+  // label of another part of the total) is none.
+  if (!best || ((terms.role === 'date' || terms.role === 'part') && best.score <= 0)) return { value: null, evidence: NO_EVIDENCE };
   const r = fromCandidate(best, ranked, terms, doc);
   return { ...r, evidence: { ...r.evidence, guessed: true } };
 }
@@ -144,7 +145,7 @@ export function extractFields(input: ExtractInput): ExtractOutput {
   const allText = lines.map((l) => l.text).join('\n');
   // Ambiguous d/m vs m/d dates follow the document's own unambiguous dates, else dollar documents
   // ($12.50, not an OCR'd "$000022185") read m/d.
-  const ctx: ValueContext = { monthFirst: showsMonthFirst(allText) || (!/\d{1,2}\.\d{1,2}\.\d{2,4}/.test(allText) && /\$\s?\d+\.\d{2}\b/.test(allText) && !/\b(RM|SGD|AUD|NZD|CAD)\b/.test(allText)) };
+  const ctx: ValueContext = { monthFirst: showsMonthFirst(allText) || (!/\d{1,2}\.\d{1,2}\.\d{2,4}/.test(allText) && /\$\s?\d{1,3}(?:,?\d{3})*\.\d{2}\b/.test(allText) && !/\b(RM|SGD|AUD|NZD|CAD)\b/.test(allText)) };
   const doc = documentFacts(lines, ctx, input.dateFormat);
   const data: Record<string, unknown> = {};
   const evidence: Record<string, FieldEvidence> = {};

@@ -2,9 +2,10 @@
 // description words, and the role it plays (total, document date, vendor, ...), which decides the
 // candidate scoring and the fallbacks when no label is printed.
 import type { FieldDefinition, SubFieldDefinition } from '../../api/types.js';
-import { STOPWORDS, synonymsOf, tokenize } from './vocabulary.js';
+import { GRAND_TOTAL_WORDS, hasWord, INCLUSIVE_WORDS, NET_PART_WORDS, STOPWORDS, synonymsOf, TAX_WORDS, tokenize } from './vocabulary.js';
 
-export type FieldRole = 'total' | 'date' | 'vendor' | 'address' | 'identifier' | 'amount' | 'plain';
+/** 'part': a named part of the total (its tax, or the net amount before tax); see `part`. */
+export type FieldRole = 'total' | 'part' | 'date' | 'vendor' | 'address' | 'identifier' | 'amount' | 'plain';
 
 export interface FieldTerms {
   name: string;
@@ -15,6 +16,8 @@ export interface FieldTerms {
   /** Description words (with synonyms), a weaker signal. */
   descTerms: Set<string>[];
   role: FieldRole;
+  /** Which part of the total a 'part' field asks for. */
+  part?: 'tax' | 'net';
 }
 
 const VENDOR_WORDS = new Set(['vendor', 'seller', 'supplier', 'company', 'merchant', 'issuer', 'store', 'shop', 'business', 'lieferant', 'fournisseur', 'restaurant']);
@@ -25,9 +28,21 @@ function meaningful(words: string[]): string[] {
   return words.filter((w) => !STOPWORDS.has(w) && w.length > 0);
 }
 
+/**
+ * The part of the total a number field's name asks for: "net_amount", "subtotal", "amount_excl_vat" the
+ * net; "tax", "vat_amount" the tax. Not "total_incl_tax", which is the total.
+ */
+function partOf(type: FieldDefinition['type'], nameWords: string[]): 'tax' | 'net' | undefined {
+  if (type !== 'number' || nameWords.some((w) => INCLUSIVE_WORDS.has(w) || GRAND_TOTAL_WORDS.has(w))) return undefined;
+  if (hasWord(nameWords, NET_PART_WORDS)) return 'net';
+  if (nameWords.some((w) => TAX_WORDS.has(w))) return 'tax';
+  return undefined;
+}
+
 function roleOf(type: FieldDefinition['type'], nameWords: string[], descWords: string[]): FieldRole {
   const all = new Set([...nameWords, ...descWords]);
   if (type === 'date') return 'date';
+  if (partOf(type, nameWords)) return 'part';
   if (type === 'number') return nameWords.some((w) => TOTAL_WORDS.has(w)) || (nameWords.length === 0 && descWords.some((w) => TOTAL_WORDS.has(w))) ? 'total' : 'amount';
   if (nameWords.includes('address') || nameWords.includes('addr')) return 'address';
   if (nameWords.some((w) => ID_WORDS.has(w))) return 'identifier';
@@ -45,6 +60,7 @@ export function fieldTerms(field: FieldDefinition | SubFieldDefinition): FieldTe
     nameTerms: nameWords.map((w) => synonymsOf(w)),
     descTerms: descWords.map((w) => synonymsOf(w)),
     role: roleOf(field.type, nameWords, descWords),
+    part: partOf(field.type, nameWords),
   };
 }
 

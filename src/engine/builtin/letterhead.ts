@@ -37,6 +37,14 @@ const isSenderLine = (l: Line): boolean => {
   return parts.length >= 3 && looksLikeCompany(parts[0]) && parts.slice(1).some((p) => addressLike(p));
 };
 
+/** The sender's address on a sender line ("ACME GmbH · Main St 1 · 12345 Town" -> "Main St 1, 12345 Town"), else null. */
+export function senderLineAddress(l: Line): string | null {
+  if (!isSenderLine(l)) return null;
+  const parts = l.text.split(SENDER_SEPARATOR).slice(1);
+  const end = parts.findIndex((p) => !addressLike(p));
+  return (end < 0 ? parts : parts.slice(0, end)).join(', ') || null;
+}
+
 /**
  * The recipient's address window under a sender line (letters in the DIN 5008 / C5 window layout):
  * the next five lines in the sender line's column hold the buyer's name and address.
@@ -189,12 +197,18 @@ function registeredCandidates(page: Line[]): NameCandidate[] {
 }
 
 /** Names printed after or under a seller cue ("Sold by: ACME Ltd", "Supplier" over "ACME Ltd"). */
+/** A name with its address after it on one line ("Client: Hostal Sol, Calle Mayor 4, Zaragoza"): the name. */
+function nameBeforeAddress(text: string): string {
+  const at = text.search(/\s*,\s+/);
+  return at > 0 && addressLike(text.slice(at).replace(/^\s*,\s+/, '')) ? text.slice(0, at) : text;
+}
+
 export function cuedCandidates(lines: Line[], cues: Cue[]): NameCandidate[] {
   const out: NameCandidate[] = [];
   for (const cue of cues) {
     const ocr = readByOcr(cue.line);
     // After a cue a short name is still a name ("Payment received by ACM").
-    const inline = cue.inline && cleanName(cue.inline.split(/\s*,\s+(?=\p{L}[\p{L}\s-]*:)/u)[0], ocr, 3);
+    const inline = cue.inline && cleanName(nameBeforeAddress(cue.inline.split(/\s*,\s+(?=\p{L}[\p{L}\s-]*:)/u)[0]), ocr, 3);
     if (inline) out.push({ text: inline, line: cue.line, score: (cue.thanks ? 0.9 : 1.2) + nameEvidence(inline, cue.line), x0: cue.phrase.x0, x1: cue.phrase.x1 });
     if (cue.inline) continue;
     blockOf(lines, cue, 2).forEach((b, k) => {

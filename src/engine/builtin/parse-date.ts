@@ -1,5 +1,6 @@
 // Printed dates -> calendar dates. Covers numeric forms (ISO, d/m/y, m/d/y, d.m.y, 2-digit years),
-// month names in English, German and French (full and abbreviated), and ordinal days ("15th").
+// month names in English, German, French, Spanish, Italian, Portuguese, Dutch and the Nordic languages
+// (full and abbreviated), and ordinal days ("15th").
 // Ambiguous d/m vs m/d is settled by the values (13+ can only be a day), else day-first unless the
 // caller prefers month-first (a document that shows an unambiguous m/d date elsewhere).
 
@@ -21,19 +22,20 @@ export interface DateMatch {
 }
 
 const MONTHS: Record<string, number> = {};
+// English, German, French; then Spanish, Italian, Portuguese, Dutch and the Nordic languages.
 const monthNames: string[][] = [
-  ['january', 'jan', 'januar', 'jän', 'janvier', 'janv'],
-  ['february', 'feb', 'februar', 'fév', 'fev', 'février', 'fevrier', 'févr'],
-  ['march', 'mar', 'märz', 'maerz', 'mars', 'mär'],
-  ['april', 'apr', 'avril', 'avr'],
-  ['may', 'mai'],
-  ['june', 'jun', 'juni', 'juin'],
-  ['july', 'jul', 'juli', 'juillet', 'juil'],
-  ['august', 'aug', 'août', 'aout'],
-  ['september', 'sep', 'sept', 'septembre'],
-  ['october', 'oct', 'oktober', 'okt', 'octobre'],
-  ['november', 'nov', 'novembre'],
-  ['december', 'dec', 'dezember', 'dez', 'décembre', 'decembre', 'déc'],
+  ['january', 'jan', 'januar', 'jän', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'gen', 'janeiro', 'januari'],
+  ['february', 'feb', 'februar', 'fév', 'fev', 'février', 'fevrier', 'févr', 'febrero', 'febbraio', 'fevereiro', 'februari'],
+  ['march', 'mar', 'märz', 'maerz', 'mars', 'mär', 'marzo', 'março', 'marco', 'maart', 'mrt'],
+  ['april', 'apr', 'avril', 'avr', 'abril', 'abr', 'aprile'],
+  ['may', 'mai', 'mayo', 'maggio', 'mag', 'maio', 'mei', 'maj'],
+  ['june', 'jun', 'juni', 'juin', 'junio', 'giugno', 'giu', 'junho'],
+  ['july', 'jul', 'juli', 'juillet', 'juil', 'julio', 'luglio', 'lug', 'julho'],
+  ['august', 'aug', 'août', 'aout', 'agosto', 'ago', 'augustus', 'augusti'],
+  ['september', 'sep', 'sept', 'septembre', 'septiembre', 'setiembre', 'settembre', 'set', 'setembro'],
+  ['october', 'oct', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott', 'outubro', 'out'],
+  ['november', 'nov', 'novembre', 'noviembre', 'novembro'],
+  ['december', 'dec', 'dezember', 'dez', 'décembre', 'decembre', 'déc', 'diciembre', 'dicembre', 'dic', 'dezembro'],
 ];
 monthNames.forEach((names, i) => names.forEach((n) => (MONTHS[n] = i + 1)));
 
@@ -99,10 +101,11 @@ const patterns: Pattern[] = [
       return { date: dayFirst ? { year: +m[4], month: b, day: a } : { year: +m[4], month: a, day: b }, ambiguous: a <= 12 && b <= 12 && a !== b && m[2] !== '.' };
     },
   },
-  // 15 Nov 2019, 15-Nov-2019, 15. November 2019, 15th of November 2019, 05 MAR 2018, 1er mars 2019
+  // 15 Nov 2019, 15-Nov-2019, 15. November 2019, 15th of November 2019, 05 MAR 2018, 1er mars 2019,
+  // 3 de noviembre de 2024
   {
     // An apostrophe may stand for the century ("22Sep'18").
-    re: new RegExp(`(?<![\\w])(\\d{1,2})(?:st|nd|rd|th|er)?\\.?[\\s\\-/]*(?:of\\s+)?(${MONTH_RE})\\.?[\\s\\-/,'’]*(${YEAR_THEN_TIME}|(?:\\d{4}|\\d{2})(?![\\d]))`, 'giu'),
+    re: new RegExp(`(?<![\\w])(\\d{1,2})(?:st|nd|rd|th|er|º)?\\.?[\\s\\-/]*(?:(?:of|de)\\s+)?(${MONTH_RE})\\.?[\\s\\-/,'’]*(?:(?:de|del)\\s+)?(${YEAR_THEN_TIME}|(?:\\d{4}|\\d{2})(?![\\d]))`, 'giu'),
     build: (m) => {
       const month = MONTHS[m[2].toLowerCase()];
       return month ? { date: { year: fullYear(m[3]), month, day: +m[1] }, ambiguous: false } : null;

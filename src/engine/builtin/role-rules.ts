@@ -9,7 +9,7 @@ import { findDates, undoOcrLetters, type DateMatch } from './parse-date.js';
 import { plausibleDate } from './date-checks.js';
 import { findAmounts } from './parse-amount.js';
 import { pickAmount } from './typed-value.js';
-import { DUE_WORDS, GRAND_TOTAL_WORDS, hasWord, INCLUSIVE_WORDS, TAX_WORDS, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, synonymsOf, tokenize } from './vocabulary.js';
+import { DUE_WORDS, GRAND_TOTAL_WORDS, hasWord, INCLUSIVE_WORDS, NET_PART_WORDS, TAX_WORDS, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, synonymsOf, TO_PAY_WORDS, tokenize } from './vocabulary.js';
 
 /**
  * Lines that record the payment; the total is printed before them (a tax summary after them has its own
@@ -90,7 +90,9 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       // "Total incl. GST" is the grand total: tax words after an inclusive word do not make it partial.
       // "Inclusiva" and "Inclusve" are OCR's "Inclusive".
       const inclusive = c.labelTokens.some((t) => INCLUSIVE_WORDS.has(t) || /^(inclu|inklu)/.test(t));
-      const partial = c.labelTokens.filter((t) => !(inclusive && TAX_WORDS.has(t)));
+      // "Net à payer" is the sum to pay: "net" there means after deductions, not before tax.
+      const toPay = c.labelTokens.some((t) => TO_PAY_WORDS.has(t));
+      const partial = c.labelTokens.filter((t) => !(inclusive && TAX_WORDS.has(t)) && !(toPay && !TAX_WORDS.has(t)));
       c.partial = hasWord(partial, PARTIAL_TOTAL_WORDS);
       if (c.partial) c.score -= 0.7;
       if (hasWord(c.labelTokens, GRAND_TOTAL_WORDS)) c.score += 0.3;
@@ -113,6 +115,15 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
         c.score += 0.4;
         if (c.value.kind === 'number' && !c.value.amount.decimals) c.value = { ...c.value, value: paid, amount: { ...c.value.amount, value: paid, decimals: true } };
       }
+    } else if (terms.role === 'part') {
+      // The asked part's own label ("VAT 20 %", "Net", "Base imponible"), not the total's nor the other part's.
+      const inclusive = c.labelTokens.some((t) => INCLUSIVE_WORDS.has(t));
+      const net = hasWord(c.labelTokens, NET_PART_WORDS);
+      const toPay = c.labelTokens.some((t) => TO_PAY_WORDS.has(t));
+      const own = terms.part === 'net' ? net && !toPay : !net && !inclusive && c.labelTokens.some((t) => TAX_WORDS.has(t));
+      c.score += own ? 0.3 : -1.5;
+      if (c.value.kind === 'number' && !c.value.amount.decimals && !c.value.amount.currency) c.score -= 0.5;
+      if (c.source === 'below' && c.labelLine.phrases.length >= 3) c.score -= 0.5;
     } else if (terms.role === 'date') {
       if (c.labelTokens.some((t) => hasWord([t], OTHER_DATE_WORDS) && !asked.has(t))) c.score -= 0.8;
       // A field that asks for the due date is not answered by a label without "due".
@@ -172,7 +183,9 @@ export function askedDateWords(terms: FieldTerms): Set<string> {
   const desc = tokenize(terms.description);
   // In a description, only the word right before "date" says which date it is ("Date of purchase" says none).
   const before = desc.flatMap((t, i) => (i > 0 && /^(date|datum|fecha|data)$/.test(t) ? [desc[i - 1]] : []));
-  return new Set([...name, ...before].filter((t) => hasWord([t], OTHER_DATE_WORDS)));
+  // With their synonyms: a "due_date" is answered by "Échéance" or "Vervaldatum".
+  const asked = [...name, ...before].filter((t) => hasWord([t], OTHER_DATE_WORDS));
+  return new Set(asked.flatMap((t) => [...synonymsOf(t)].filter((s) => hasWord([s], OTHER_DATE_WORDS))));
 }
 
 /** An other-date word before a date labels it, unless a number word follows it ("Order No. 1000219 11/03/2018"). */

@@ -1,21 +1,31 @@
 // A small general vocabulary of document words: how labels are printed on invoices, receipts and
-// similar business documents in English, German and French. General document knowledge only (no
+// similar business documents in English, German and French, with the commonest labels of Spanish,
+// Italian, Portuguese, Dutch and the Nordic languages. General document knowledge only (no
 // values, vendors or layouts of particular documents).
 
 /** Each group: words that may stand for the same concept in a printed label. */
 const SYNONYM_GROUPS: string[][] = [
-  ['number', 'no', 'nr', 'num', '#', 'nummer', 'numero', 'numéro', 'n°', 'no.', 'nº', 'ref', 'reference', 'id'],
-  ['invoice', 'inv', 'bill', 'rechnung', 'facture', 'rechnungs', 'receipt', 'beleg', 'quittung'],
+  ['number', 'no', 'nr', 'num', '#', 'nummer', 'numero', 'numéro', 'número', 'n°', 'no.', 'nº', 'núm', 'ref', 'reference', 'id', 'nummer', 'nro'],
+  ['invoice', 'inv', 'bill', 'rechnung', 'facture', 'rechnungs', 'receipt', 'beleg', 'quittung', 'factura', 'fattura', 'fatura', 'factuur', 'faktura', 'lasku'],
   // Also Spanish/Portuguese/Italian (fecha, data, emisión), Dutch/Scandinavian (datum, dato), Malay/Indonesian (tarikh, tanggal).
   ['date', 'dated', 'datum', 'issued', 'issue', 'rechnungsdatum', 'belegdatum', 'fecha', 'data', 'dato', 'tarikh', 'tanggal', 'tgl', 'emisión', 'emision', 'emissão', 'émission', 'ausstellungsdatum'],
-  ['total', 'amount', 'amt', 'sum', 'gesamt', 'gesamtbetrag', 'summe', 'betrag', 'montant', 'ttc', 'balance', 'due', 'payable', 'endbetrag', 'zahlbetrag', 'rechnungsbetrag', 'bruttobetrag', 'brutto', 'gross'],
-  ['vendor', 'seller', 'supplier', 'from', 'company', 'merchant', 'issuer', 'store', 'shop', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur'],
-  ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to'],
-  ['address', 'addr', 'adresse', 'anschrift', 'location'],
-  ['description', 'item', 'items', 'article', 'product', 'designation', 'désignation', 'bezeichnung', 'artikel', 'beschreibung', 'libellé', 'libelle', 'service', 'services', 'details', 'particulars', 'leistung', 'name'],
-  ['quantity', 'qty', 'quantité', 'qté', 'qte', 'menge', 'anzahl', 'units', 'unit', 'hours', 'hrs', 'pcs', 'count'],
-  ['price', 'rate', 'cost', 'preis', 'prix', 'einzelpreis', 'einzel', 'unit price', 'pu', 'p.u.', 'nettopreis', 'ep'],
-  ['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer'],
+  ['total', 'amount', 'amt', 'sum', 'gesamt', 'gesamtbetrag', 'summe', 'betrag', 'montant', 'ttc', 'balance', 'due', 'payable', 'endbetrag', 'zahlbetrag', 'rechnungsbetrag', 'bruttobetrag', 'brutto', 'gross',
+    'totale', 'totaal', 'importe', 'importo', 'bedrag', 'valor', 'montante', 'totalt', 'summa', 'belopp', 'beløb', 'beløp',
+    // "to pay": zu zahlen, net à payer, te betalen, att betala, a pagar, da pagare.
+    'zahlen', 'payer', 'betalen', 'betala', 'betale', 'pagar', 'pagare'],
+  ['vendor', 'seller', 'supplier', 'from', 'company', 'merchant', 'issuer', 'store', 'shop', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur', 'proveedor', 'fornitore', 'fornecedor', 'leverancier', 'vendedor', 'emisor'],
+  ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to', 'cliente', 'klant', 'kund', 'comprador'],
+  ['address', 'addr', 'adresse', 'anschrift', 'location', 'dirección', 'direccion', 'indirizzo', 'endereço', 'morada', 'adres'],
+  ['description', 'item', 'items', 'article', 'product', 'designation', 'désignation', 'bezeichnung', 'artikel', 'beschreibung', 'libellé', 'libelle', 'service', 'services', 'details', 'particulars', 'leistung', 'name',
+    'descripción', 'descripcion', 'concepto', 'descrizione', 'articolo', 'descrição', 'descricao', 'omschrijving', 'beskrivelse', 'beskrivning'],
+  ['quantity', 'qty', 'quantité', 'qté', 'qte', 'menge', 'anzahl', 'units', 'unit', 'hours', 'hrs', 'pcs', 'count',
+    'cantidad', 'cant', 'uds', 'quantità', 'qtà', 'quantidade', 'qtd', 'qtde', 'aantal', 'antal', 'antall', 'stunden', 'std', 'stk', 'stück', 'horas', 'ore', 'uren'],
+  ['price', 'rate', 'cost', 'preis', 'prix', 'einzelpreis', 'einzel', 'unit price', 'pu', 'p.u.', 'nettopreis', 'ep', 'ansatz', 'stückpreis', 'einheitspreis',
+    'precio', 'prezzo', 'preço', 'preco', 'prijs', 'pris', 'tarifa', 'tariffa', 'tarief'],
+  // The due date's own words: fällig, échéance, vencimiento, scadenza, vervaldatum, förfallodatum, forfaldsdato.
+  ['due', 'fällig', 'fälligkeit', 'fälligkeitsdatum', 'échéance', 'echeance', 'vencimiento', 'vencimento', 'scadenza', 'vervaldatum', 'förfallodatum', 'forfaldsdato', 'forfallsdato', 'eräpäivä'],
+  ['net', 'netto', 'nettobetrag', 'subtotal', 'zwischensumme', 'ht', 'imponible', 'imponibile', 'subtotaal', 'subtotale', 'ilíquido', 'iliquido'],
+  ['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva', 'alv'],
   ['phone', 'tel', 'telephone', 'telefon', 'téléphone', 'fax', 'mobile'],
   ['order', 'po', 'purchase', 'bestellung', 'commande', 'auftrag'],
   ['currency', 'währung', 'devise', 'cur'],
@@ -48,6 +58,14 @@ export const PARTIAL_TOTAL_WORDS = new Set([
   'paid', 'payment', 'rounding', 'qty', 'quantity', 'items', 'item', 'savings', 'saved', 'deposit', 'prepaid', 'vorauszahlung',
   'tip', 'shipping', 'freight', 'charges', 'fees', 'basis', 'base', 'taxable', 'card', 'visa', 'mastercard', 'credit',
   'ohne', 'without', 'sans', 'exkl', 'positionssumme', 'warenwert', 'steuer', 'steuerbetrag', 'abschläge', 'zuschläge',
+  'imponible', 'imponibile', 'subtotaal', 'subtotale', 'iva', 'btw', 'moms', 'ilíquido', 'iliquido', 'sin', 'senza', 'excl.', 'exento',
+]);
+
+/** Words of a label that name the net amount, before tax: a part of the total a field may ask for. */
+export const NET_PART_WORDS = new Set([
+  'subtotal', 'sub', 'net', 'netto', 'nettobetrag', 'excl', 'excluding', 'exclusive', 'before', 'ht', 'untaxed', 'zwischensumme',
+  'basis', 'base', 'taxable', 'pretax', 'ohne', 'without', 'sans', 'exkl', 'positionssumme', 'warenwert', 'imponible', 'imponibile',
+  'subtotaal', 'subtotale', 'ilíquido', 'iliquido', 'sin', 'senza',
 ]);
 
 /** true when a token is one of the words, or a compound that starts or ends with one of 5+ letters (Bruttosumme). */
@@ -63,13 +81,17 @@ export function hasWord(tokens: string[], words: Set<string>): boolean {
 export const GRAND_TOTAL_WORDS = new Set([
   'grand', 'gross', 'brutto', 'bruttobetrag', 'ttc', 'incl', 'including', 'inclusive', 'inkl', 'final', 'endbetrag', 'gesamtbetrag',
   'rechnungsbetrag', 'invoice', 'rechnungssumme', 'gesamtsumme', 'after', 'adj', 'adjusted', 'rounded', 'nett',
+  'documento', 'factura', 'fattura', 'fatura', 'factuur',
 ]);
 
 export const INCLUSIVE_WORDS = new Set(['incl', 'including', 'inclusive', 'inkl', 'inklusive', 'ttc', 'inc']);
-export const TAX_WORDS = new Set(['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer']);
+export const TAX_WORDS = new Set(['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva']);
 
 /** Words of an amount still to pay: it may add earlier balances or deduct prepayments, so it ranks below the total. */
 export const DUE_WORDS = new Set(['due', 'payable', 'balance', 'outstanding', 'remaining', 'zahlbetrag', 'restbetrag', 'previous', 'offen']);
+
+/** Words of the amount to pay (zu zahlen, net à payer, te betalen): the final sum, even after "net". */
+export const TO_PAY_WORDS = new Set(['zahlen', 'payer', 'betalen', 'betala', 'betale', 'pagar', 'pagare']);
 
 /** Words that mark a date as some other date than the document's own date. */
 export const OTHER_DATE_WORDS = new Set([
@@ -78,6 +100,7 @@ export const OTHER_DATE_WORDS = new Set([
   'zahlbar', 'payment', 'payable', 'printed', 'print', 'limite', 'paiement', 'échéance', 'lieferung', 'livraison', 'check',
   'vencimiento', 'vencimento', 'entrega', 'scadenza', 'consegna', 'vervaldatum', 'leverdatum', 'forfaldsdato', 'leveringsdato',
   'dispatch', 'dispatched', 'departure', 'arrival', 'posted', 'expiration', 'fälligkeit', 'bestelldatum', 'auftragsdatum',
+  'förfallodatum', 'forfaldsdato', 'forfallsdato', 'fälligkeitsdatum', 'eräpäivä',
 ]);
 
 /** Document-type cue words for classification: general vocabulary of each kind of document. */
@@ -120,7 +143,8 @@ export const CATCH_ALL_WORDS = new Set(['other', 'others', 'misc', 'miscellaneou
 export function tokenize(text: string): string[] {
   return text
     .toLowerCase()
-    .replace(/n°|nº/g, ' n° ')
+    // "n." before a number is the number sign of Italian and Spanish labels ("Fattura n. 45").
+    .replace(/n°|nº|(?<![\p{L}\p{N}])n\.(?=\s?\d)/gu, ' n° ')
     .split(/[^\p{L}\p{N}#°]+/u)
     .filter((t) => t !== '');
 }

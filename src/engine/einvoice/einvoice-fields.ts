@@ -5,14 +5,13 @@ import type { FieldDefinition, SubFieldDefinition } from '../../api/types.js';
 import { fieldTerms } from '../builtin/field-terms.js';
 import { formatDate } from '../builtin/format-date.js';
 import type { CalendarDate } from '../builtin/parse-date.js';
-import { DUE_WORDS, hasWord, INCLUSIVE_WORDS, OTHER_DATE_WORDS, STOPWORDS, synonymsOf, TAX_WORDS } from '../builtin/vocabulary.js';
+import { DUE_WORDS, hasWord, INCLUSIVE_WORDS, NET_PART_WORDS, OTHER_DATE_WORDS, STOPWORDS, synonymsOf, TAX_WORDS } from '../builtin/vocabulary.js';
 import type { EInvoice, EInvoiceLine, EInvoiceParty } from './cii.js';
 
 type Value = string | number | CalendarDate | undefined;
 
 const group = (word: string) => synonymsOf(word);
 const BUYER = new Set([...group('customer'), 'recipient', 'payer', 'bill', 'billed', 'sold', 'empfänger', 'destinataire']);
-const NET = new Set(['net', 'netto', 'nettobetrag', 'subtotal', 'untaxed', 'excl', 'excluding', 'ht', 'basis', 'base', 'taxable', 'zwischensumme']);
 const PREPAID = new Set(['prepaid', 'paid', 'deposit', 'vorauszahlung', 'anzahlung', 'acompte']);
 const DELIVERY = new Set(['delivery', 'service', 'supply', 'lieferdatum', 'liefer', 'lieferung', 'leistungsdatum', 'livraison', 'shipped', 'ship']);
 const ORDER = group('order');
@@ -45,10 +44,11 @@ function scalarValue(inv: EInvoice, field: FieldDefinition): Value {
       if (any(words, DELIVERY)) return inv.deliveryDate;
       return any(words, OTHER_DATE_WORDS) ? undefined : inv.issueDate;
     case 'total':
+    case 'part':
     case 'amount': {
       const taxWords = words.filter((w) => TAX_WORDS.has(w));
       if (taxWords.length && !any(words, INCLUSIVE_WORDS)) return inv.taxTotal;
-      if (any(words, NET)) return inv.taxBasis ?? inv.lineTotal;
+      if (any(words, NET_PART_WORDS)) return inv.taxBasis ?? inv.lineTotal;
       if (any(words, PREPAID)) return inv.prepaid;
       if (any(words, DUE_WORDS)) return inv.duePayable ?? inv.grandTotal;
       return role === 'total' ? inv.grandTotal : undefined;

@@ -31,6 +31,9 @@ const wordsOf = (text: string): string[] =>
     .filter(Boolean);
 const withPairs = (words: string[]): string[] => [...words, ...words.slice(1).map((w, i) => words[i] + w)];
 
+/** true when a label's tokens name the party ("Customer name", "Kunde"). */
+export const labelNamesParty = (tokens: string[], party: Party): boolean => withPairs(tokens).some((t) => PARTY_WORDS[party].has(t));
+
 function partyIn(tokens: string[]): Party | null {
   for (const party of ['ship_to', 'buyer', 'seller'] as const) if (tokens.some((t) => PARTY_WORDS[party].has(t))) return party;
   return null;

@@ -5,10 +5,10 @@
 import type { Line, Phrase } from '../../layout/lines.js';
 import { isMark, readByOcr } from '../../layout/lines.js';
 import type { Candidate } from '../label-candidates.js';
-import { cleanName, cuedCandidates, issuerCandidates, joinNameAbove, nameEvidence, recipientWindow, type NameCandidate } from '../letterhead.js';
+import { cleanName, cuedCandidates, issuerCandidates, joinNameAbove, nameEvidence, recipientWindow, senderLineAddress, type NameCandidate } from '../letterhead.js';
 import { withoutLegalForm } from './legal-forms.js';
 import { restoreSpacing } from './ocr-repair.js';
-import { blockOf, findCues, type PartyAsk } from './party-cues.js';
+import { blockOf, findCues, labelNamesParty, type Cue, type PartyAsk } from './party-cues.js';
 import { readAddress, rowsUnder, type PartyAddress } from './party-address.js';
 
 /** Lines at the top of a page that may head its letterhead. */
@@ -45,7 +45,8 @@ function best(cands: NameCandidate[]): { top: NameCandidate; margin: number } | 
   const f = fold(first.text);
   const entity = fold(withoutLegalForm(first.text));
   const rival = sorted.find((c) => !f.includes(fold(c.text)) && !fold(c.text).includes(f) && fold(withoutLegalForm(c.text)) !== entity);
-  const top = sorted.filter((c) => c.score > 0 && fold(withoutLegalForm(c.text)) === entity).sort((a, b) => a.line.index - b.line.index)[0];
+  // With no candidate of a positive score, the best one as it is.
+  const top = sorted.filter((c) => c.score > 0 && fold(withoutLegalForm(c.text)) === entity).sort((a, b) => a.line.index - b.line.index)[0] ?? first;
   return { top: { ...top, score: first.score }, margin: rival ? first.score - rival.score : Math.max(0, first.score) };
 }
 
@@ -92,7 +93,9 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
   const first = lines.filter((l) => l.page === lines[0]?.page);
   const cues = findCues(first);
   if (ask.party !== 'seller') {
-    const b = best([...cuedCandidates(lines, cues.filter((c) => c.party === ask.party)), ...labelledNames(labelled)]);
+    // Only labels that name the party: "Description" over an item is no customer's name.
+    const own = [...cuedCandidates(lines, cues.filter((c) => c.party === ask.party)), ...labelledNames(labelled.filter((c) => labelNamesParty(c.labelTokens, ask.party)))];
+    const b = best(own.length || ask.party !== 'buyer' ? own : unlabelledBuyers(lines, first, cues));
     return b && { name: b.top, margin: b.margin };
   }
   // The buyer's and ship-to blocks, with their cue lines, and an address window are not the seller's name.
@@ -106,6 +109,42 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
   const cands = [...issuerCandidates(lines, cues.filter((c) => c.party === 'seller'), buyerZone), ...labelledNames(labelled)];
   const b = best(cands.map((c) => (buyerNames.has(fold(c.text)) ? { ...c, score: c.score - 0.9 } : c)));
   return b && { name: joinNameAbove(lines, b.top), margin: b.margin };
+}
+
+/**
+ * The buyer's name where no cue or label names it: the first line of the recipient's address window
+ * (under a sender line), else a name over an address block in the page's upper half that is not the
+ * seller's nor another cued party's. Weak evidence: these score below a cued name.
+ */
+function unlabelledBuyers(lines: Line[], first: Line[], cues: Cue[]): NameCandidate[] {
+  const out: NameCandidate[] = [];
+  const window = recipientWindow(first);
+  for (const l of first) {
+    const p = l.phrases.find((ph) => window.includes(ph));
+    const text = p && cleanName(p.text, readByOcr(l));
+    if (p && text) {
+      out.push({ text, line: l, score: 0.9 + nameEvidence(text, l), x0: p.x0, x1: p.x1 });
+      break;
+    }
+  }
+  if (out.length) return out;
+  const seller = partyName(lines, { party: 'seller', part: 'name' }, []);
+  const taken = new Set<Phrase>(cues.flatMap((c) => [c.phrase, ...blockOf(lines, c).flatMap((b) => b.phrases)]));
+  const sellerLines = new Set<Line>();
+  if (seller) {
+    sellerLines.add(seller.name.line);
+    readAddress(rowsUnder(lines, seller.name))?.rows.forEach((r) => sellerLines.add(r.line));
+  }
+  for (const l of first) {
+    if (l.y0 > l.pageHeight / 2 || sellerLines.has(l)) continue;
+    for (const p of l.phrases) {
+      const text = !taken.has(p) && cleanName(p.text, readByOcr(l));
+      if (!text || (seller && fold(text) === fold(seller.name.text))) continue;
+      if (!readAddress(rowsUnder(lines, { line: l, x0: p.x0, x1: p.x1 }, 4))) continue;
+      out.push({ text, line: l, score: 0.5 + nameEvidence(text, l), x0: p.x0, x1: p.x1 });
+    }
+  }
+  return out;
 }
 
 /**
@@ -129,6 +168,9 @@ export function pickParty(lines: Line[], ask: PartyAsk, labelled: Candidate[] = 
   if (!found) return null;
   const { name, margin } = found;
   if (ask.part === 'name') return { value: name.text, score: name.score, margin, readConf: leastConf(name), doubtful: gluedName(name) };
+  // A name on a sender line has its address beside it; the lines under it are the recipient's.
+  const beside = senderLineAddress(name.line);
+  if (beside) return { value: beside, score: name.score, margin, readConf: meanOf(confs([name.line])), doubtful: false };
   const address = readAddress(rowsUnder(lines, name)) ?? letterheadAddress(lines, name);
   if (!address) return null;
   return { value: address.text, score: name.score, margin, readConf: meanOf(confs(address.rows.map((r) => r.line))), doubtful: address.doubtful };

@@ -9,10 +9,18 @@ export type ColumnRole = 'description' | 'quantity' | 'unit_price' | 'amount' | 
 
 /** Header words beyond the shared synonym groups: abbreviations and other languages of column headers. */
 const EXTRA_HEADER_WORDS: Record<Exclude<ColumnRole, 'other'>, string[]> = {
-  description: ['descr', 'desc', 'descripción', 'descripcion', 'descrizione', 'omschrijving', 'artikelbezeichnung', 'leistungsbeschreibung', 'produkt', 'produit', 'bezeichnung', 'text'],
-  quantity: ['anz', 'stk', 'stück', 'stck', 'qté', 'qte', 'qtd', 'cant', 'cantidad', 'quantità', 'qtà', 'aantal', 'nb', 'nbre', 'pieces', 'menge'],
-  unit_price: ['unitaire', 'einzelpr', 'stückpreis', 'precio', 'prezzo', 'prijs', 'vk', 'ek', 'ep'],
-  amount: ['gesamtpreis', 'positionsbetrag', 'gesamtbetrag', 'importe', 'importo', 'bedrag', 'extension', 'ext', 'subtotal', 'net', 'netto', 'value', 'wert'],
+  description: ['descr', 'desc', 'artikelbezeichnung', 'leistungsbeschreibung', 'produkt', 'produit', 'text'],
+  quantity: ['anz', 'stck', 'nb', 'nbre', 'pieces'],
+  unit_price: ['unitaire', 'einzelpr', 'vk', 'ek'],
+  amount: ['gesamtpreis', 'positionsbetrag', 'extension', 'ext', 'subtotal', 'net', 'netto', 'value', 'wert'],
+};
+
+/**
+ * Words that stand beside a column's header word without naming the column on their own: the "unit" of
+ * "Prix unit." or "Precio unitario" belongs to the price, not to a quantity column.
+ */
+const HEADER_MODIFIERS: Partial<Record<ColumnRole, Set<string>>> = {
+  unit_price: new Set(['unit', 'unitario', 'unitaria', 'unitário', 'unitária', 'unitaire', 'per', 'each', 'je', 'pro']),
 };
 
 const GROUPS: [Exclude<ColumnRole, 'other'>, Set<string>][] = [
@@ -63,12 +71,15 @@ export interface TableSub {
   role: ColumnRole;
   /** Terms header words are matched against. */
   terms: FieldTerms;
+  /** Words that may stand inside this column's header without matching its terms. */
+  modifiers: ReadonlySet<string>;
 }
 
 /** A subField with header terms: its role's header words first, its description words still counting. */
 export function tableSub(def: SubFieldDefinition): TableSub {
   const terms = fieldTerms(def);
   const role = columnRole(def);
-  if (role === 'other') return { def, role, terms };
-  return { def, role, terms: { ...terms, nameTerms: [HEADER_WORDS.get(role)!], role: role === 'amount' ? 'total' : terms.role } };
+  const modifiers = HEADER_MODIFIERS[role] ?? new Set<string>();
+  if (role === 'other') return { def, role, terms, modifiers };
+  return { def, role, terms: { ...terms, nameTerms: [HEADER_WORDS.get(role)!], role: role === 'amount' ? 'total' : terms.role }, modifiers };
 }

@@ -52,7 +52,7 @@ export function matchHeader(line: Line, last: Line, subs: TableSub[]): Header | 
         // Short tokens ("VK-Preis", "Qty.") are abbreviations around the header word, not other words; a
         // header phrase of the column's words ("Unit price") is matched whole.
         const phrase = s.terms.nameTerms.some((set) => set.has(acc.join(' ')));
-        const unmatched = phrase ? 0 : acc.filter((t) => t.length > 2 && labelScore([t], s.terms).score === 0).length;
+        const unmatched = phrase ? 0 : acc.filter((t) => t.length > 2 && !s.modifiers.has(t) && labelScore([t], s.terms).score === 0).length;
         // Longer spans first; among equals a line total is the rightmost column ("Amount ... Total").
         const rightward = s.terms.role === 'total' ? 0.001 * (a / words.length) : 0;
         if (score >= 0.5 && unmatched === 0) spans.push({ sub: si, start: a, end: b, score: score + 0.01 * (b - a) + rightward });

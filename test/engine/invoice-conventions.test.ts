@@ -1,0 +1,125 @@
+// Invoices as several countries print them: labels in Spanish, Italian, Portuguese, Dutch and the
+// Nordic languages, month names, "to pay" totals, and the fields users ask for beside the total (its
+// tax and net parts, the due date, the customer, the seller's address).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FieldDefinition } from '../../src/api/types.js';
+import { extractFields } from '../../src/engine/builtin/extract-fields.js';
+import { findDates } from '../../src/engine/builtin/parse-date.js';
+import { makePage, type FixtureLine } from './page-fixture.js';
+
+const read = (lines: FixtureLine[], fields: FieldDefinition[]) =>
+  extractFields({ pages: [makePage(lines)], fields, dateFormat: null, detectLayout: true, detectTables: false }).data;
+
+const PARTS: FieldDefinition[] = [
+  { name: 'total', type: 'number', description: 'Total amount to pay, including tax' },
+  { name: 'tax_amount', type: 'number', description: 'VAT amount' },
+  { name: 'net_amount', type: 'number', description: 'Total before tax' },
+];
+
+test('tax and net fields take their own lines of the totals block, in several languages', () => {
+  const blocks: [FixtureLine[], Record<string, number>][] = [
+    [[[[300, 'Total HT'], [480, '577,50 €']], [[300, 'TVA 20 %'], [480, '115,50 €']], [[300, 'Total TTC'], [480, '693,00 €']]], { total: 693, tax_amount: 115.5, net_amount: 577.5 }],
+    [[[[300, 'Base imponible'], [480, '139,00']], [[300, 'IVA (21%)'], [480, '29,19']], [[300, 'Importe total'], [480, '168,19 €']]], { total: 168.19, tax_amount: 29.19, net_amount: 139 }],
+    [[[[300, 'Netto'], [480, '85,98']], [[300, 'MwSt. 7%'], [480, '6,02']], [[300, 'Zu zahlen'], [480, '92,00 EUR']]], { total: 92, tax_amount: 6.02, net_amount: 85.98 }],
+    [[[[300, 'Subtotaal'], [480, '440,00']], [[300, 'BTW 21%'], [480, '92,40']], [[300, 'Te betalen'], [480, '€ 532,40']]], { total: 532.4, tax_amount: 92.4, net_amount: 440 }],
+    [[[[300, 'Imponibile'], [480, '23,70']], [[300, 'IVA 22%'], [480, '5,21']], [[300, 'Totale da pagare'], [480, '28,91 €']]], { total: 28.91, tax_amount: 5.21, net_amount: 23.7 }],
+    [[[[300, 'Netto'], [480, '6 500,00']], [[300, 'Moms 25%'], [480, '1 625,00']], [[300, 'Att betala'], [480, '8 125,00 SEK']]], { total: 8125, tax_amount: 1625, net_amount: 6500 }],
+    // "Net à payer" is the sum to pay, not a net amount.
+    [[[[300, 'Total HT'], [480, '640,00 €']], [[300, 'TVA 10 %'], [480, '64,00 €']], [[300, 'Net à payer'], [480, '704,00 €']]], { total: 704, tax_amount: 64, net_amount: 640 }],
+  ];
+  for (const [lines, want] of blocks) assert.deepEqual(read(['ACME Supplies Ltd', 'Invoice 12', ...lines], PARTS), want, JSON.stringify(lines));
+});
+
+test('a part of the total that is not printed is not found, rather than the total in its place', () => {
+  const data = read(['ACME Supplies Ltd', [[300, 'Total CHF'], [480, "1'234.55"]]], PARTS);
+  assert.deepEqual(data, { total: 1234.55, tax_amount: null, net_amount: null });
+  // "total_incl_vat" asks for the total.
+  assert.equal(read([[[300, 'VAT 20%'], [480, '10.00']], [[300, 'Total incl. VAT'], [480, '60.00']]], [{ name: 'total_incl_vat', type: 'number' }]).total_incl_vat, 60);
+});
+
+test('invoice numbers and totals under Italian, Spanish and Dutch labels', () => {
+  const fields: FieldDefinition[] = [
+    { name: 'invoice_number', type: 'text' },
+    { name: 'date', type: 'date' },
+    { name: 'total', type: 'number' },
+  ];
+  assert.deepEqual(read(['Rossi Impianti S.r.l.', 'Fattura n. 45/2024 del 28/05/2024', [[300, 'Imponibile'], [480, '1.000,00']], [[300, 'Totale documento'], [480, '€ 1.220,00']]], fields), {
+    invoice_number: '45/2024',
+    date: '2024-05-28',
+    total: 1220,
+  });
+  assert.deepEqual(read(['Distribuciones Ebro S.L.', 'FACTURA', [[50, 'Nº Factura: 2024/0345'], [250, 'Fecha: 03/02/2024']], [[300, 'TOTAL'], [480, '187,67 €']]], fields), {
+    invoice_number: '2024/0345',
+    date: '2024-02-03',
+    total: 187.67,
+  });
+  assert.deepEqual(read(['Van Dijk B.V.', 'Factuurnummer: 2024-077', 'Factuurdatum: 5 juni 2024', [[300, 'Totaal te betalen'], [480, '€ 2.468,40']]], fields), {
+    invoice_number: '2024-077',
+    date: '2024-06-05',
+    total: 2468.4,
+  });
+});
+
+test('month names of Spanish, Italian, Portuguese, Dutch and the Nordic languages', () => {
+  const iso = (text: string) => findDates(text).map((m) => `${m.date.year}-${m.date.month}-${m.date.day}`);
+  assert.deepEqual(iso('Fecha de emisión: 3 de noviembre de 2024'), ['2024-11-3']);
+  assert.deepEqual(iso('Data: 22 de março de 2024'), ['2024-3-22']);
+  assert.deepEqual(iso('Milano, 3 novembre 2024 - scadenza 2 dicembre 2024'), ['2024-11-3', '2024-12-2']);
+  assert.deepEqual(iso('Datum 5 mei 2024, vervaldatum 4 juni 2024'), ['2024-5-5', '2024-6-4']);
+  assert.deepEqual(iso('Fakturadatum 1 augusti 2024'), ['2024-8-1']);
+  assert.deepEqual(iso('15 ago 2023'), ['2023-8-15']);
+});
+
+test('a dollar document with thousands separators reads an ambiguous slash date month-first', () => {
+  const data = read(['Summit Roofing Co.', 'Date 11/03/2024', [[300, 'TOTAL'], [480, '$1,440.00']]], [{ name: 'date', type: 'date' }]);
+  assert.equal(data.date, '2024-11-03');
+});
+
+test('a due date field takes the due date under its words in several languages; the date field does not', () => {
+  const fields: FieldDefinition[] = [
+    { name: 'date', type: 'date', description: 'Invoice date' },
+    { name: 'due_date', type: 'date', description: 'Payment due date' },
+  ];
+  for (const label of ['Échéance :', 'Vervaldatum:', 'Data de vencimento:', 'Förfallodatum', 'Scadenza:', 'Fecha de vencimiento:', 'Fällig am:']) {
+    const data = read(['ACME Supplies Ltd', [[50, 'Date:'], [250, '14.03.2024']], [[50, label], [250, '13.04.2024']]], fields);
+    assert.deepEqual(data, { date: '2024-03-14', due_date: '2024-04-13' }, label);
+  }
+});
+
+test('the customer: a cue with the address after the name, the address window, a name over an address; never a table header', () => {
+  const customer: FieldDefinition[] = [{ name: 'customer_name', type: 'text', description: 'Name of the customer billed' }];
+  assert.equal(read(['Thames Joinery Ltd', 'Unit 4, Riverside Works, London', 'Invoice to: Mrs J. Patel, 18 Elm Grove, Kingston KT1 1AA'], customer).customer_name, 'Mrs J. Patel');
+  assert.equal(read(['Talleres Navarro S.A.', 'Calle Mayor 10, 50001 Zaragoza', 'Cliente: Hostal La Plaza, Avda. de Goya 4, 50006 Zaragoza'], customer).customer_name, 'Hostal La Plaza');
+  // A sender line over the address window of a letter.
+  const windowed: FixtureLine[] = ['Schmidt & Partner GmbH · Hauptstr. 1 · 10115 Berlin', 'Müller Bau KG', 'Lindenallee 9', '04109 Leipzig', '', [[350, 'Rechnungsnr.: RE-2024-0815']]];
+  assert.equal(read(windowed, customer).customer_name, 'Müller Bau KG');
+  assert.equal(read(windowed, [{ name: 'vendor_address', type: 'text' }]).vendor_address, 'Hauptstr. 1, 10115 Berlin');
+  // No cue: the name over an address block that is not the seller's.
+  const blocks: FixtureLine[] = [
+    'Alpenblick Treuhand AG',
+    'Bahnhofstrasse 5, 8001 Zürich',
+    '',
+    [[320, 'Anna Meier']],
+    [[320, 'Seeweg 8']],
+    [[320, '8802 Kilchberg']],
+    '',
+    [[50, 'Leistung'], [300, 'Std.'], [380, 'Ansatz'], [480, 'Betrag']],
+    [[50, 'Buchhaltung 2023'], [300, '7.5'], [380, '152.84'], [480, "1'146.30"]],
+  ];
+  assert.equal(read(blocks, customer).customer_name, 'Anna Meier');
+  // Only a table and the seller: nobody is named as the customer, least of all the column headers.
+  assert.equal(read([blocks[0], blocks[1], '', ...blocks.slice(7)], customer).customer_name, null);
+});
+
+test("an address ends before the document's number line and the tax ids of several countries", () => {
+  const address: FieldDefinition[] = [{ name: 'vendor_address', type: 'text', description: 'Address of the seller' }];
+  assert.equal(read(['Rossi Impianti S.r.l.', 'Via Roma 22 - 20121 Milano (MI)', 'P.IVA 01234567890', 'Fattura n. 45/2024'], address).vendor_address, 'Via Roma 22 - 20121 Milano (MI)');
+  assert.equal(read(['Nordisk Bygg AB', 'Storgatan 4, 111 22 Stockholm', 'Fakturanummer 55012'], address).vendor_address, 'Storgatan 4, 111 22 Stockholm');
+  assert.equal(read(['De Vries B.V.', 'Industrieweg 7, 3542 AD Utrecht', 'KvK 12345678 - BTW NL123456789B01'], address).vendor_address, 'Industrieweg 7, 3542 AD Utrecht');
+});
+
+test('a party field whose candidates all read badly gives its best guess instead of failing the job', () => {
+  const data = read(['Customer:', 'see www.example.com invoice page 12.03.2024', 'Total 12.00'], [{ name: 'customer_name', type: 'text' }]);
+  assert.equal(data.customer_name, 'see www.example.com invoice page 12.03.2024');
+});
