@@ -94,12 +94,15 @@ test('the customer: a cue with the address after the name, the address window, a
   // A sender line over the address window of a letter.
   const windowed: FixtureLine[] = ['Schmidt & Partner GmbH · Hauptstr. 1 · 10115 Berlin', 'Müller Bau KG', 'Lindenallee 9', '04109 Leipzig', '', [[350, 'Rechnungsnr.: RE-2024-0815']]];
   assert.equal(read(windowed, customer).customer_name, 'Müller Bau KG');
+  // A form of address over the name is not the name.
+  assert.equal(read(['Schmidt & Partner GmbH · Hauptstr. 1 · 10115 Berlin', 'Herrn', 'Max Mustermann', 'Lindenallee 9', '04109 Leipzig'], customer).customer_name, 'Max Mustermann');
   assert.equal(read(windowed, [{ name: 'vendor_address', type: 'text' }]).vendor_address, 'Hauptstr. 1, 10115 Berlin');
   // No cue: the name over an address block that is not the seller's.
   const blocks: FixtureLine[] = [
     'Alpenblick Treuhand AG',
     'Bahnhofstrasse 5, 8001 Zürich',
     '',
+    [[320, 'Frau']],
     [[320, 'Anna Meier']],
     [[320, 'Seeweg 8']],
     [[320, '8802 Kilchberg']],
@@ -109,7 +112,7 @@ test('the customer: a cue with the address after the name, the address window, a
   ];
   assert.equal(read(blocks, customer).customer_name, 'Anna Meier');
   // Only a table and the seller: nobody is named as the customer, least of all the column headers.
-  assert.equal(read([blocks[0], blocks[1], '', ...blocks.slice(7)], customer).customer_name, null);
+  assert.equal(read([blocks[0], blocks[1], '', ...blocks.slice(8)], customer).customer_name, null);
 });
 
 test("an address ends before the document's number line and the tax ids of several countries", () => {

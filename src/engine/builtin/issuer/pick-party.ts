@@ -111,6 +111,9 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
   return b && { name: joinNameAbove(lines, b.top), margin: b.margin };
 }
 
+/** A form of address alone on its line over the name ("Herrn", "Frau", "Firma", "Madame", "Spett.le"). */
+const SALUTATION = /^\W*(?:herrn?|frau|firma|familie|mr|mrs|ms|messrs|monsieur|madame|mme|sr|sra|spett\.?le|spettabile|exmos?|exma)\W*$/i;
+
 /**
  * The buyer's name where no cue or label names it: the first line of the recipient's address window
  * (under a sender line), else a name over an address block in the page's upper half that is not the
@@ -121,7 +124,7 @@ function unlabelledBuyers(lines: Line[], first: Line[], cues: Cue[]): NameCandid
   const window = recipientWindow(first);
   for (const l of first) {
     const p = l.phrases.find((ph) => window.includes(ph));
-    const text = p && cleanName(p.text, readByOcr(l));
+    const text = p && !SALUTATION.test(p.text) && cleanName(p.text, readByOcr(l));
     if (p && text) {
       out.push({ text, line: l, score: 0.9 + nameEvidence(text, l), x0: p.x0, x1: p.x1 });
       break;
@@ -138,7 +141,7 @@ function unlabelledBuyers(lines: Line[], first: Line[], cues: Cue[]): NameCandid
   for (const l of first) {
     if (l.y0 > l.pageHeight / 2 || sellerLines.has(l)) continue;
     for (const p of l.phrases) {
-      const text = !taken.has(p) && cleanName(p.text, readByOcr(l));
+      const text = !taken.has(p) && !SALUTATION.test(p.text) && cleanName(p.text, readByOcr(l));
       if (!text || (seller && fold(text) === fold(seller.name.text))) continue;
       if (!readAddress(rowsUnder(lines, { line: l, x0: p.x0, x1: p.x1 }, 4))) continue;
       out.push({ text, line: l, score: 0.5 + nameEvidence(text, l), x0: p.x0, x1: p.x1 });
