@@ -59,6 +59,10 @@ test('invoice numbers and totals under Italian, Spanish and Dutch labels', () =>
     date: '2024-06-05',
     total: 2468.4,
   });
+  // A series code before the number is part of it; a label word before it is not.
+  assert.equal(read(['Lopes & Filhos, Lda.', 'Fatura FT 2024/311', 'Data: 12/03/2024'], fields).invoice_number, 'FT 2024/311');
+  assert.equal(read(['ACME Ltd', 'Invoice No. INV 00482', 'Date: 12/03/2024'], fields).invoice_number, '00482');
+  assert.equal(read(['ACME Ltd', 'Invoice NO 00482', 'Date: 12/03/2024'], fields).invoice_number, '00482');
 });
 
 test('month names of Spanish, Italian, Portuguese, Dutch and the Nordic languages', () => {

@@ -7,7 +7,7 @@ import type { FieldDefinition } from '../../src/api/types.js';
 import { extractFields } from '../../src/engine/builtin/extract-fields.js';
 import { documentLines } from '../../src/engine/layout/lines.js';
 import { hasLegalForm } from '../../src/engine/builtin/issuer/legal-forms.js';
-import { fixDigitsInWords, repairAddressText, restoreSpacing } from '../../src/engine/builtin/issuer/ocr-repair.js';
+import { fixDigitsInWords, repairAddressText, repairNameText, restoreSpacing } from '../../src/engine/builtin/issuer/ocr-repair.js';
 import { askedParty } from '../../src/engine/builtin/issuer/party-cues.js';
 import { pickParty } from '../../src/engine/builtin/issuer/pick-party.js';
 import type { PageText } from '../../src/engine/types.js';
@@ -42,6 +42,13 @@ test('digits OCR read for letters inside words are repaired, numbers and unit co
   assert.equal(fixDigitsInWords('Jalan lpoh, lane', { name: false }), 'Jalan Ipoh, lane');
   assert.equal(fixDigitsInWords('Block B-F-11, 1851-A, 47400 PJ', { name: false }), 'Block B-F-11, 1851-A, 47400 PJ');
   assert.equal(fixDigitsInWords('TANJUNG C0. (M) BHD', { name: true }), 'TANJUNG CO. (M) BHD');
+});
+
+test("a Malaysian company's (M) read as another letter is put back; other brackets are kept", () => {
+  assert.equal(repairNameText('MR D.I.Y. (H) SDN BHD'), 'MR D.I.Y. (M) SDN BHD');
+  assert.equal(repairNameText('TANJUNG C0. (N) BERHAD'), 'TANJUNG CO. (M) BERHAD');
+  assert.equal(repairNameText('KEDAI (H) TRADING'), 'KEDAI (H) TRADING');
+  assert.equal(repairNameText('ACME (HK) SDN BHD'), 'ACME (HK) SDN BHD');
 });
 
 test('in an OCR address, a letter inside a number is its digit and a street word read with digits is the word', () => {

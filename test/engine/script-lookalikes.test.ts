@@ -19,3 +19,10 @@ test('keeps a word with a Greek or Cyrillic letter that has no Latin twin, and e
   const russian = page('Счёт', 'на', 'оплату', 'ООО', 'Ромашка', 'ИНН');
   assert.deepEqual(texts(readLookalikesAsLatin(russian)), texts(russian));
 });
+
+test("reads full-width brackets and colons on a Latin page as ASCII, and leaves a Greek page's alone", () => {
+  const receipt = page('MR', 'D.I.Y.', '（M)', 'SDN', 'BHD', 'TEL：03-1234', 'TOTAL');
+  assert.deepEqual(texts(readLookalikesAsLatin(receipt)), ['MR', 'D.I.Y.', '(M)', 'SDN', 'BHD', 'TEL:03-1234', 'TOTAL']);
+  const greek = page('ΤΙΜΟΛΟΓΙΟ', 'ΑΡΙΘΜΟΣ', '（1）');
+  assert.deepEqual(texts(readLookalikesAsLatin(greek)), texts(greek));
+});

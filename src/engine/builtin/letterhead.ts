@@ -9,7 +9,7 @@ import { findDates } from './parse-date.js';
 import { findAmounts } from './parse-amount.js';
 import { synonymsOf, tokenize } from './vocabulary.js';
 import { hasLegalForm, looksLikeCompany } from './issuer/legal-forms.js';
-import { fixDigitsInWords, restoreSpacing } from './issuer/ocr-repair.js';
+import { repairNameText } from './issuer/ocr-repair.js';
 import { blockOf, type Cue } from './issuer/party-cues.js';
 import { addressLike, meanConf, NOT_A_NAME, REGISTRATION_LINE } from './issuer/line-signs.js';
 import { isRegisterEntry, registeredName } from './issuer/legal-register.js';
@@ -118,7 +118,7 @@ export function cleanName(raw: string, ocr: boolean, minLetters = 4): string | n
   const text = raw.replace(DOC_TYPE_WORD, '').replace(TRAILING_REG_NO, '').replace(/^[^:]{1,25}:\s*/, '').replace(DEPARTMENT, '').replace(/[,;]+$/, '').trim();
   const letters = (text.match(/\p{L}/gu) ?? []).length;
   if (letters < minLetters || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8) return null;
-  return ocr ? restoreSpacing(fixDigitsInWords(text, { name: true })) : text;
+  return ocr ? repairNameText(text) : text;
 }
 
 interface Option {
@@ -233,7 +233,7 @@ export function joinNameAbove(lines: Line[], best: NameCandidate): NameCandidate
   const similar = above.height <= best.line.height * 1.3 && above.height >= best.line.height * 0.75;
   const close = best.line.y0 - above.y1 < 1.2 * best.line.height;
   if (caps(t) && caps(best.text) && similar && close && meanConf(above) >= 60 && !/\d/.test(t) && !looksLikeCompany(t) && !NOT_A_NAME.test(t) && letterRatio(t) >= 0.8) {
-    return { ...best, text: `${restoreSpacing(fixDigitsInWords(t, { name: true }))} ${best.text}` };
+    return { ...best, text: `${repairNameText(t)} ${best.text}` };
   }
   return best;
 }

@@ -2,6 +2,7 @@
 import type { FieldTerms } from './field-terms.js';
 import { findAmounts, type AmountMatch } from './parse-amount.js';
 import { findDates, undoOcrLetters, type CalendarDate, type DateMatch } from './parse-date.js';
+import { synonymsOf } from './vocabulary.js';
 
 /** A date value says whether d/m vs m/d was a guess, and whether OCR letters had to be read as digits. */
 export type TypedValue = { kind: 'date'; date: CalendarDate; ambiguous: boolean; repaired: boolean } | { kind: 'number'; value: number; amount: AmountMatch } | { kind: 'text'; value: string };
@@ -34,16 +35,24 @@ function isPartOfDate(text: string, a: AmountMatch): boolean {
 /** A token that is a date and nothing else ("2019-11-15", "15.11.2019:"), unlike "RE-20201121/508". */
 const isDateToken = (x: string): boolean => findDates(x).some((d) => !/[\p{L}\p{N}]/u.test(x.slice(0, d.start) + x.slice(d.end)));
 
-/** Text cleaned of label punctuation; for identifiers, the first token that holds a digit. */
+/**
+ * A series code printed before a document number ("FT 2024/311", "RE 2024-0042"): 1-4 capitals that
+ * are no label word ("No", "Nr", "Ref", "Inv").
+ */
+const isSeriesCode = (x: string): boolean => /^\p{Lu}{1,4}$/u.test(x) && !synonymsOf('number').has(x.toLowerCase()) && !synonymsOf('invoice').has(x.toLowerCase());
+
+/** Text cleaned of label punctuation; for identifiers, the first token that holds a digit, with its series code. */
 export function cleanText(text: string, terms: FieldTerms): string | null {
   const t = text.replace(LEADING_PUNCT, '').replace(TRAILING_PUNCT, '').trim();
   if (t === '') return null;
   if (terms.role === 'identifier') {
     const tokens = t.split(/\s+/);
-    const withDigit = tokens.find((x) => /\d/.test(x) && !isDateToken(x));
+    const at = tokens.findIndex((x) => /\d/.test(x) && !isDateToken(x));
     // Document numbers carry digits; a word without any is a neighbouring label, not the number.
-    if (!withDigit) return null;
-    return withDigit.replace(LEADING_PUNCT, '').replace(TRAILING_PUNCT, '') || null;
+    if (at < 0) return null;
+    const number = tokens[at].replace(LEADING_PUNCT, '').replace(TRAILING_PUNCT, '');
+    if (!number) return null;
+    return at > 0 && isSeriesCode(tokens[at - 1]) && /^\d/.test(number) ? `${tokens[at - 1]} ${number}` : number;
   }
   return t;
 }

@@ -57,6 +57,19 @@ export function fixDigitsInWords(text: string, opts: { name: boolean }): string 
   return out;
 }
 
+/**
+ * Malaysian companies write "(M)" before "Sdn Bhd" / "Berhad"; OCR reads that M as H, N, W or IVI
+ * ("MR D.I.Y. (H) SDN BHD"). No other letter stands there.
+ */
+function fixCountryMark(text: string): string {
+  return text.replace(/\((?:H|N|W|HM|NM|IVI|IYI)\)(?=\s*(?:SDN\.?\s*BHD|BHD|BERHAD)\b)/giu, '(M)');
+}
+
+/** A business name read by OCR with the spaces, letters and marks it lost put back where the evidence allows. */
+export function repairNameText(text: string): string {
+  return restoreSpacing(fixCountryMark(fixDigitsInWords(text, { name: true })));
+}
+
 /** Digits OCR reads for the letters they resemble, and the letters they may stand for. */
 const LETTERS_OF_DIGIT: Record<string, string[]> = { '0': ['O'], '1': ['L', 'I'], '5': ['S'], '8': ['B'] };
 /** Letters OCR reads for the digits they resemble. */
