@@ -34,6 +34,8 @@ test('spaces OCR dropped are restored at known name endings, brackets and case c
   assert.equal(restoreSpacing('KEDAI(TAMANBARU)SDNBHD'), 'KEDAI (TAMANBARU) SDN BHD');
   assert.equal(restoreSpacing('NorthwindTrading GmbH'), 'Northwind Trading GmbH');
   assert.equal(restoreSpacing('McDonald ACME'), 'McDonald ACME');
+  assert.equal(restoreSpacing('S.H.H. MOTOR ( SUNGAI RENGIT ) SDN. BHD'), 'S.H.H. MOTOR (SUNGAI RENGIT) SDN. BHD');
+  assert.equal(restoreSpacing('MR . D.I.Y. (M) SDN BHD'), 'MR. D.I.Y. (M) SDN BHD');
 });
 
 test('digits OCR read for letters inside words are repaired, numbers and unit codes are kept', () => {
@@ -54,6 +56,7 @@ test("a Malaysian company's (M) read as another letter is put back; other bracke
 test('in an OCR address, a letter inside a number is its digit and a street word read with digits is the word', () => {
   assert.equal(repairAddressText('10T 2210-A & 22B0-C, JALAN MAWAR 6,'), 'LOT 2210-A & 2280-C, JALAN MAWAR 6,');
   assert.equal(repairAddressText('56D30 KOTA BARU, 8LK 7'), '56030 KOTA BARU, BLK 7');
+  assert.equal(repairAddressText('51200 Kuala Lumpur . SELANGOR ( TESCO PUTRA NILAI )'), '51200 Kuala Lumpur. SELANGOR (TESCO PUTRA NILAI)');
   // Codes that mix letters and digits, house numbers with a letter and plain numbers are kept.
   for (const kept of ['Block B-F-11, U5/BM, SS21/39', '3RD FLR, Unit A12B34', 'No 12A, Suite 10, 101 Main St', 'KP3 6, S117'])
     assert.equal(repairAddressText(kept), kept);

@@ -5,6 +5,17 @@
 import { GLUED_TAILS } from './legal-forms.js';
 import { isStreetWord } from './line-signs.js';
 
+/**
+ * Spaces OCR put inside brackets and before closing punctuation ("( TESCO )", "Lumpur . MALAYSIA"):
+ * print sets none there.
+ */
+function tidyPunctuation(text: string): string {
+  return text
+    .replace(/\(\s+/g, '(')
+    .replace(/\s+\)/g, ')')
+    .replace(/\s+([,.;:])(?=\s|$)/g, '$1');
+}
+
 /** Splits known name words off the end of one capitalised run-together word, keeping a stem of 3+ letters. */
 function splitGluedWord(word: string): string {
   const tail: string[] = [];
@@ -30,7 +41,7 @@ function splitGluedWord(word: string): string {
  * printed as it stands and is not given to this.
  */
 export function restoreSpacing(text: string): string {
-  return text
+  return tidyPunctuation(text)
     .replace(/(\p{L})\(/gu, '$1 (')
     .replace(/\)(\p{L})/gu, ') $1')
     .replace(/(\p{Ll}{3,})(?=\p{Lu}\p{Ll}{2,})/gu, '$1 ')
@@ -119,5 +130,5 @@ function splitGluedPostcodes(text: string): string {
 
 /** An address row read by OCR with its letters and digits put back where each belongs. */
 export function repairAddressText(text: string): string {
-  return splitGluedPostcodes(fixLettersInNumbers(fixStreetWords(fixDigitsInWords(text, { name: false }))));
+  return tidyPunctuation(splitGluedPostcodes(fixLettersInNumbers(fixStreetWords(fixDigitsInWords(text, { name: false })))));
 }
