@@ -120,6 +120,17 @@ test('shipping, discount and tax lines below the items are not items', () => {
   assert.deepEqual(amounts(t.rows), [24, 17]);
 });
 
+test('an item named with a charge word is an item when its quantity times unit price is its amount', () => {
+  const t = read([
+    [[50, 'Description'], [300, 'Qty'], [380, 'Unit Price'], [480, 'Amount']],
+    [[50, 'Delivery and setup'], [300, '1'], [380, '76.50'], [480, '76.50']],
+    [[50, 'Ergonomic office chair'], [300, '6'], [380, '302.00'], [480, '1,812.00']],
+    [[50, 'Shipping'], [480, '15.00']],
+    [[300, 'Total'], [480, '1,903.50']],
+  ]);
+  assert.deepEqual(amounts(t.rows), [76.5, 1812]);
+});
+
 test('a line of text alone under an item continues its description; a section heading does not', () => {
   const t = read([
     [[50, 'Description'], [300, 'Qty'], [380, 'Unit price'], [480, 'Total']],

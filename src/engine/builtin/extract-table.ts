@@ -12,7 +12,7 @@ import { findDates } from './parse-date.js';
 import { cellNumber, decimalMarkOf, plausibleQuantity, type CellNumber } from './table/cell-numbers.js';
 import { tableSub, type TableSub } from './table/column-roles.js';
 import { headerlessTable } from './table/headerless.js';
-import { arithmeticCount, repairRoles } from './table/row-arithmetic.js';
+import { addsUp, arithmeticCount, repairRoles } from './table/row-arithmetic.js';
 import { findHeaders, headerWords, type Column, type Header } from './table/table-header.js';
 import { isTotalsLine } from './table/totals-line.js';
 import type { ValueContext } from './typed-value.js';
@@ -86,6 +86,19 @@ const descriptionColumn = (columns: Column[]): number => {
   return i >= 0 ? i : columns.findIndex((c) => c.sub?.def.type === 'text');
 };
 
+/**
+ * A row whose quantity times unit price is its amount is an item, whatever its words say ("Delivery
+ * and setup 1 76.50 76.50", "Shipping 2 5.00 10.00"): charges below a table print one amount.
+ */
+function pricedItem(texts: string[], columns: Column[], mark: DecimalMark): boolean {
+  const at = (role: string) => {
+    const i = columns.findIndex((c) => c.sub?.role === role);
+    return i < 0 ? null : cellNumber(texts[i], mark);
+  };
+  const [q, p, a] = [at('quantity'), at('unit_price'), at('amount')];
+  return !!q && !!p && !!a && a.value !== 0 && plausibleQuantity(q) && addsUp(q.value, p.value, a.value);
+}
+
 function itemsUnder(lines: Line[], header: Header, subs: TableSub[], opts: TableOptions, mark: DecimalMark): ItemLines[] {
   const items: ItemLines[] = [];
   const numberCols = header.columns.filter((c) => c.sub?.def.type === 'number');
@@ -127,7 +140,7 @@ function itemsUnder(lines: Line[], header: Header, subs: TableSub[], opts: Table
     // Whitespace ends a table; notes printed under an item do not.
     if (gap > Math.max(4 * Math.max(line.height, header.line.height), 2.5 * pitch)) break;
     lastY = line.y1;
-    if (isTotalsLine(line)) {
+    if (isTotalsLine(line) && !pricedItem(cells(line, header.columns), header.columns, mark)) {
       // Section subtotals sit inside a table; a block of totals lines, or one followed by a gap, ends it.
       const next = after[k + 1];
       if (!next || next.page !== line.page || isTotalsLine(next) || next.y0 - line.y1 > Math.max(2 * line.height, 1.8 * pitch)) break;
