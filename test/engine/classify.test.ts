@@ -66,3 +66,16 @@ test('a short ticket with little text is still a receipt, yet no score is near 1
   const note = classifyPages({ pages: [makePage(['Meeting notes', 'Start 10:00, end 11:30', 'Present: seven members'])], classes: THREE });
   assert.equal(note.label, 'other', JSON.stringify(note.scores));
 });
+
+test('invoices in Spanish, Italian, Dutch, Swedish, Finnish and Polish are invoices, not "other"', () => {
+  const classes = [...CLASSES, { label: 'other', description: 'Any other document: letters, forms, reports' }];
+  const invoices = [
+    ['Distribuciones Ebro S.L.', 'FACTURA', 'Factura nº: 2024/466', 'Concepto Cantidad Precio Importe', 'IVA 21% 698,88 €', 'Total factura 4.026,88 €'],
+    ['Servizi Adriatica S.r.l.', 'FATTURA', 'Fattura n. 2024/625', 'Descrizione Q.tà Prezzo unitario Importo', 'IVA 22% €602,58', 'Totale documento €3.341,58'],
+    ['Van Dijk B.V.', 'Factuur', 'Factuurnummer 26-0815', 'Factuurdatum 3 juni 2026', 'Subtotaal €725,00', 'BTW 21% €152,25', 'Totaal €877,25'],
+    ['Nordbygg AB', 'FAKTURA', 'Fakturadatum Fakturanummer', 'Summa exkl. moms 54 855,00 kr', 'Moms 25% 13 713,75 kr', 'Att betala 68 568,75 kr'],
+    ['Rakennus Oy', 'LASKU', 'Laskun päivämäärä Laskun numero', 'Eräpäivä 12.06.2025', 'ALV 25,5 % 255,00', 'Yhteensä 1 255,00 EUR'],
+    ['Baltyk Logistyka Sp. z o.o.', 'FAKTURA VAT nr FV/2024/08/146', 'NIP 779-23-45-678', 'Razem netto 30 790,00 PLN', 'Termin płatności 14 dni'],
+  ];
+  for (const lines of invoices) assert.equal(classifyPages({ pages: [makePage(lines)], classes }).label, 'invoice', lines[1]);
+});

@@ -112,6 +112,9 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     'gutschrift', 'credit note', 'billing', 'balance due', 'purchase order', 'leistungszeitraum', 'gst', 'ust', 'umsatzsteuer',
     'steuernummer', 'zahlungsbedingungen', 'zahlbar', 'skonto', 'gesamtbetrag', 'rechnungssumme', 'verkäufer', 'käufer',
     'leistungsdatum', 'nettobetrag', 'mwst', 'montant ht', 'ttc', 'siret', 'conditions de paiement', 'payment due',
+    // The invoice, its tax and its due date in Spanish, Italian, Portuguese, Dutch, the Nordic languages, Finnish, Polish.
+    'factura', 'fattura', 'fatura', 'factuur', 'faktura', 'lasku', 'laskun', 'iva', 'btw', 'moms', 'mva', 'alv', 'nip',
+    'vencimiento', 'scadenza', 'vencimento', 'vervaldatum', 'förfallodatum', 'forfaldsdato', 'forfallsdato', 'eräpäivä', 'termin płatności',
   ],
   receipt: [
     'receipt', 'cash', 'change', 'tendered', 'thank you', 'thanks', 'cashier', 'till', 'store', 'visa', 'mastercard', 'debit',
