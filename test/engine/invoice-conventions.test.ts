@@ -75,6 +75,16 @@ test('month names of Spanish, Italian, Portuguese, Dutch and the Nordic language
   assert.deepEqual(iso('15 ago 2023'), ['2023-8-15']);
 });
 
+test('dollars of countries that write the day first, and their addresses, keep slash dates day-first; a US address reads them month-first', () => {
+  const date = [{ name: 'date', type: 'date' as const }];
+  const au = read(['Harbour Plumbing Pty Ltd', 'ABN 51 824 753 556', 'Fremantle WA 6160', 'Invoice Date 10/07/2024', [[300, 'TOTAL'], [480, '$1,440.00']]], date);
+  assert.equal(au.date, '2024-07-10');
+  const sg = read(['Lion City Cafe Pte Ltd', '1 Raffles Place, Singapore 048616', 'Date 11/10/2020', [[300, 'TOTAL'], [480, 'S$12.40']]], date);
+  assert.equal(sg.date, '2020-10-11');
+  const us = read(['Maple Office Supply', '4381 Market St, Portland, OR 97205', 'Date 03/05/2024', [[300, 'TOTAL'], [480, '12.40']]], date);
+  assert.equal(us.date, '2024-03-05');
+});
+
 test('a dollar document with thousands separators reads an ambiguous slash date month-first', () => {
   const data = read(['Summit Roofing Co.', 'Date 11/03/2024', [[300, 'TOTAL'], [480, '$1,440.00']]], [{ name: 'date', type: 'date' }]);
   assert.equal(data.date, '2024-11-03');

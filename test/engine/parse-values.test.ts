@@ -63,6 +63,10 @@ test('reads amounts with separators, currencies and negative forms', () => {
     ['12.00-', -12],
     ['USD 110.00', 110],
     ['1,234', 1234],
+    ['Rs. 1,28,041.00', 128041],
+    ['₹ 12,34,567.89', 1234567.89],
+    ['INR 5,81,037.90', 581037.9],
+    ['NET PAYABLE Rs .704.00', 704],
   ];
   for (const [text, want] of cases) assert.equal(parseAmount(text), want, text);
 });

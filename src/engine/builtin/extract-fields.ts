@@ -8,7 +8,7 @@ import { documentLines, readByOcr } from '../layout/lines.js';
 import { fieldTerms, type FieldTerms } from './field-terms.js';
 import { formatDate } from './format-date.js';
 import { labelCandidates, type Candidate } from './label-candidates.js';
-import { showsMonthFirst, type CalendarDate } from './parse-date.js';
+import { readsMonthFirst, type CalendarDate } from './parse-date.js';
 import { askedDateWords, dateFallback, paidAmount, rankCandidates } from './role-rules.js';
 import { askedParty, type PartyAsk } from './issuer/party-cues.js';
 import { pickParty, type PartyPick } from './issuer/pick-party.js';
@@ -143,9 +143,7 @@ function tableEvidence(table: TableResult, sumConfirmed: boolean, doc: DocumentF
 export function extractFields(input: ExtractInput): ExtractOutput {
   const lines = documentLines(input.pages, { detectLayout: input.detectLayout });
   const allText = lines.map((l) => l.text).join('\n');
-  // Ambiguous d/m vs m/d dates follow the document's own unambiguous dates, else dollar documents
-  // ($12.50, not an OCR'd "$000022185") read m/d.
-  const ctx: ValueContext = { monthFirst: showsMonthFirst(allText) || (!/\d{1,2}\.\d{1,2}\.\d{2,4}/.test(allText) && /\$\s?\d{1,3}(?:,?\d{3})*\.\d{2}\b/.test(allText) && !/\b(RM|SGD|AUD|NZD|CAD)\b/.test(allText)) };
+  const ctx: ValueContext = { monthFirst: readsMonthFirst(allText) };
   const doc = documentFacts(lines, ctx, input.dateFormat);
   const data: Record<string, unknown> = {};
   const evidence: Record<string, FieldEvidence> = {};

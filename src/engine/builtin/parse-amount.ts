@@ -11,9 +11,10 @@ export interface AmountMatch {
   decimals: boolean;
 }
 
-const CURRENCY = String.raw`(?:[$€£¥₹]|RM|USD|EUR|GBP|CHF|INR|MYR|CAD|AUD|SGD|JPY|Rs\.?|EUR)`;
-// A number: digits with optional grouping, then an optional 1-4 digit decimal part.
-const NUMBER = String.raw`\d{1,3}(?:[,. '\u00a0\u202f]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?`;
+const CURRENCY = String.raw`(?:[$€£¥₹]|RM|USD|EUR|GBP|CHF|INR|MYR|CAD|AUD|SGD|JPY|Rs\s?\.?|EUR)`;
+// A number: digits with optional grouping (Indian lakh grouping too: 1,28,041.00), then an optional
+// 1-4 digit decimal part.
+const NUMBER = String.raw`\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d{1,3}(?:[,. '\u00a0\u202f]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?`;
 const AMOUNT_RE = new RegExp(
   String.raw`(?<![\w.,])(\()?\s?(-|−)?\s?(${CURRENCY})?\s?(-|−)?\s?(${NUMBER})(?![\w]|[.,]\d)\s?(${CURRENCY})?(?![A-Za-z])(\))?(-|\s?CR\b)?`,
   'gu',

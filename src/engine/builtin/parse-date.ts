@@ -203,3 +203,24 @@ export function showsMonthFirst(text: string): boolean {
   }
   return monthFirst;
 }
+
+/** Dollars of countries that write the day first: S$, A$, NZ$, HK$ and their ISO codes, and Malaysia's RM. */
+const DAY_FIRST_DOLLARS = /(?:\b(?:RM|SGD|AUD|NZD|HKD|CAD)\b|(?<![\p{L}])(?:S|A|NZ|HK|C)\$)/u;
+/** Addresses of countries that write the day first: Singapore's 6-digit postcodes, Australia's states. */
+const DAY_FIRST_PLACE = /\b(?:Singapore\s+\d{6}|(?:NSW|VIC|QLD|WA|SA|TAS|ACT|NT)\s+\d{4})\b|\b(?:Singapore|Australia|New Zealand|ABN|UEN)\b/i;
+const US_STATES =
+  'AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY';
+/** A US address: a state's two letters and a ZIP code ("Portland, OR 97205", "NY 10001-2345"). */
+const US_ADDRESS = new RegExp(`(?:^|[\\s,])(?:${US_STATES})\\s+\\d{5}(?:-\\d{4})?(?!\\d)`, 'm');
+
+/**
+ * Whether a document's ambiguous slash dates (03/05/2024) read month first: as its own unambiguous
+ * dates do; else when it is a US document, by a US address or by dollar amounts ($12.50, not an OCR'd
+ * "$000022185") without a sign of a country that writes the day first (S$, AUD, RM, a Singapore or
+ * Australian address) or a day-first dotted date.
+ */
+export function readsMonthFirst(text: string): boolean {
+  if (showsMonthFirst(text)) return true;
+  if (/\d{1,2}\.\d{1,2}\.\d{2,4}/.test(text) || DAY_FIRST_DOLLARS.test(text) || DAY_FIRST_PLACE.test(text)) return false;
+  return US_ADDRESS.test(text) || /\$\s?\d{1,3}(?:,?\d{3})*\.\d{2}\b/.test(text);
+}

@@ -5,27 +5,32 @@
 
 /** Each group: words that may stand for the same concept in a printed label. */
 const SYNONYM_GROUPS: string[][] = [
-  ['number', 'no', 'nr', 'num', '#', 'nummer', 'numero', 'numéro', 'número', 'n°', 'no.', 'nº', 'núm', 'ref', 'reference', 'id', 'nummer', 'nro'],
-  ['invoice', 'inv', 'bill', 'rechnung', 'facture', 'rechnungs', 'receipt', 'beleg', 'quittung', 'factura', 'fattura', 'fatura', 'factuur', 'faktura', 'lasku'],
+  ['number', 'no', 'nr', 'num', '#', 'nummer', 'numero', 'numéro', 'número', 'n°', 'no.', 'nº', 'núm', 'ref', 'reference', 'id', 'nummer', 'nro', 'numer'],
+  ['invoice', 'inv', 'bill', 'rechnung', 'facture', 'rechnungs', 'receipt', 'beleg', 'quittung', 'factura', 'fattura', 'fatura', 'factuur', 'faktura', 'lasku',
+    // Inflected: Polish "numer faktury", Finnish "laskun numero".
+    'faktury', 'laskun'],
   // Also Spanish/Portuguese/Italian (fecha, data, emisión), Dutch/Scandinavian (datum, dato), Malay/Indonesian (tarikh, tanggal).
   ['date', 'dated', 'datum', 'issued', 'issue', 'rechnungsdatum', 'belegdatum', 'fecha', 'data', 'dato', 'tarikh', 'tanggal', 'tgl', 'emisión', 'emision', 'emissão', 'émission', 'ausstellungsdatum'],
   ['total', 'amount', 'amt', 'sum', 'gesamt', 'gesamtbetrag', 'summe', 'betrag', 'montant', 'ttc', 'balance', 'due', 'payable', 'endbetrag', 'zahlbetrag', 'rechnungsbetrag', 'bruttobetrag', 'brutto', 'gross',
     'totale', 'totaal', 'importe', 'importo', 'bedrag', 'valor', 'montante', 'totalt', 'summa', 'belopp', 'beløb', 'beløp',
     // "to pay": zu zahlen, net à payer, te betalen, att betala, a pagar, da pagare.
-    'zahlen', 'payer', 'betalen', 'betala', 'betale', 'pagar', 'pagare'],
-  ['vendor', 'seller', 'supplier', 'from', 'company', 'merchant', 'issuer', 'store', 'shop', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur', 'proveedor', 'fornitore', 'fornecedor', 'leverancier', 'vendedor', 'emisor'],
-  ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to', 'cliente', 'klant', 'kund', 'comprador'],
+    'zahlen', 'payer', 'betalen', 'betala', 'betale', 'pagar', 'pagare',
+    // Finnish and Polish: yhteensä, maksettava, razem, do zapłaty.
+    'yhteensä', 'maksettava', 'razem', 'zapłaty', 'zaplaty'],
+  ['vendor', 'seller', 'supplier', 'from', 'company', 'merchant', 'issuer', 'store', 'shop', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur', 'proveedor', 'fornitore', 'fornecedor', 'leverancier', 'vendedor', 'emisor', 'sprzedawca', 'myyjä', 'säljare', 'leverandør'],
+  ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to', 'cliente', 'klant', 'kund', 'comprador', 'asiakas', 'nabywca', 'destinatario'],
   ['address', 'addr', 'adresse', 'anschrift', 'location', 'dirección', 'direccion', 'indirizzo', 'endereço', 'morada', 'adres'],
   ['description', 'item', 'items', 'article', 'product', 'designation', 'désignation', 'bezeichnung', 'artikel', 'beschreibung', 'libellé', 'libelle', 'service', 'services', 'details', 'particulars', 'leistung', 'name',
-    'descripción', 'descripcion', 'concepto', 'descrizione', 'articolo', 'descrição', 'descricao', 'omschrijving', 'beskrivelse', 'beskrivning'],
+    'descripción', 'descripcion', 'concepto', 'descrizione', 'articolo', 'descrição', 'descricao', 'omschrijving', 'beskrivelse', 'beskrivning', 'nazwa', 'kuvaus', 'tuote', 'nimike'],
   ['quantity', 'qty', 'quantité', 'qté', 'qte', 'menge', 'anzahl', 'units', 'unit', 'hours', 'hrs', 'pcs', 'count',
-    'cantidad', 'cant', 'uds', 'quantità', 'qtà', 'quantidade', 'qtd', 'qtde', 'aantal', 'antal', 'antall', 'stunden', 'std', 'stk', 'stück', 'horas', 'ore', 'uren'],
+    'cantidad', 'cant', 'uds', 'quantità', 'qtà', 'quantidade', 'qtd', 'qtde', 'aantal', 'antal', 'antall', 'stunden', 'std', 'stk', 'stück', 'horas', 'ore', 'uren', 'ilość', 'ilosc', 'määrä', 'kpl', 'szt'],
   ['price', 'rate', 'cost', 'preis', 'prix', 'einzelpreis', 'einzel', 'unit price', 'pu', 'p.u.', 'nettopreis', 'ep', 'ansatz', 'stückpreis', 'einheitspreis',
-    'precio', 'prezzo', 'preço', 'preco', 'prijs', 'pris', 'tarifa', 'tariffa', 'tarief'],
+    'precio', 'prezzo', 'preço', 'preco', 'prijs', 'pris', 'tarifa', 'tariffa', 'tarief', 'cena', 'hinta', 'yksikköhinta'],
   // The due date's own words: fällig, échéance, vencimiento, scadenza, vervaldatum, förfallodatum, forfaldsdato.
   ['due', 'fällig', 'fälligkeit', 'fälligkeitsdatum', 'échéance', 'echeance', 'vencimiento', 'vencimento', 'scadenza', 'vervaldatum', 'förfallodatum', 'forfaldsdato', 'forfallsdato', 'eräpäivä'],
   ['net', 'netto', 'nettobetrag', 'subtotal', 'zwischensumme', 'ht', 'imponible', 'imponibile', 'subtotaal', 'subtotale', 'ilíquido', 'iliquido'],
-  ['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva', 'alv'],
+  // Canada's HST/PST/QST, India's CGST/SGST/IGST/UTGST and cess.
+  ['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess'],
   ['phone', 'tel', 'telephone', 'telefon', 'téléphone', 'fax', 'mobile'],
   ['order', 'po', 'purchase', 'bestellung', 'commande', 'auftrag'],
   ['currency', 'währung', 'devise', 'cur'],
@@ -59,6 +64,7 @@ export const PARTIAL_TOTAL_WORDS = new Set([
   'tip', 'shipping', 'freight', 'charges', 'fees', 'basis', 'base', 'taxable', 'card', 'visa', 'mastercard', 'credit',
   'ohne', 'without', 'sans', 'exkl', 'positionssumme', 'warenwert', 'steuer', 'steuerbetrag', 'abschläge', 'zuschläge',
   'imponible', 'imponibile', 'subtotaal', 'subtotale', 'iva', 'btw', 'moms', 'ilíquido', 'iliquido', 'sin', 'senza', 'excl.', 'exento',
+  'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess',
 ]);
 
 /** Words of a label that name the net amount, before tax: a part of the total a field may ask for. */
@@ -85,7 +91,7 @@ export const GRAND_TOTAL_WORDS = new Set([
 ]);
 
 export const INCLUSIVE_WORDS = new Set(['incl', 'including', 'inclusive', 'inkl', 'inklusive', 'ttc', 'inc']);
-export const TAX_WORDS = new Set(['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva']);
+export const TAX_WORDS = new Set(['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess']);
 
 /** Words of an amount still to pay: it may add earlier balances or deduct prepayments, so it ranks below the total. */
 export const DUE_WORDS = new Set(['due', 'payable', 'balance', 'outstanding', 'remaining', 'zahlbetrag', 'restbetrag', 'previous', 'offen']);
@@ -100,7 +106,7 @@ export const OTHER_DATE_WORDS = new Set([
   'zahlbar', 'payment', 'payable', 'printed', 'print', 'limite', 'paiement', 'échéance', 'lieferung', 'livraison', 'check',
   'vencimiento', 'vencimento', 'entrega', 'scadenza', 'consegna', 'vervaldatum', 'leverdatum', 'forfaldsdato', 'leveringsdato',
   'dispatch', 'dispatched', 'departure', 'arrival', 'posted', 'expiration', 'fälligkeit', 'bestelldatum', 'auftragsdatum',
-  'förfallodatum', 'forfaldsdato', 'forfallsdato', 'fälligkeitsdatum', 'eräpäivä',
+  'förfallodatum', 'forfaldsdato', 'forfallsdato', 'fälligkeitsdatum', 'eräpäivä', 'zeitraum', 'leistungszeitraum', 'abrechnungszeitraum',
 ]);
 
 /** Document-type cue words for classification: general vocabulary of each kind of document. */
@@ -146,8 +152,8 @@ export const CATCH_ALL_WORDS = new Set(['other', 'others', 'misc', 'miscellaneou
 export function tokenize(text: string): string[] {
   return text
     .toLowerCase()
-    // "n." before a number is the number sign of Italian and Spanish labels ("Fattura n. 45").
-    .replace(/n°|nº|(?<![\p{L}\p{N}])n\.(?=\s?\d)/gu, ' n° ')
+    // "n." before a number, or ending a label, is the number sign of Italian and Spanish labels ("Fattura n. 45", "Fattura n.:").
+    .replace(/n°|nº|(?<![\p{L}\p{N}])n\.(?=\s?:?\s?\d|\s?:?\s*$)/gu, ' n° ')
     .split(/[^\p{L}\p{N}#°]+/u)
     .filter((t) => t !== '');
 }

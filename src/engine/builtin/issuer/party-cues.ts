@@ -14,7 +14,7 @@ export interface PartyAsk {
 /** Words of a field's name or description that name a party; two-word names are joined ("bill to" -> billto). */
 const PARTY_WORDS: Record<Party, Set<string>> = {
   ship_to: new Set(['ship', 'shipping', 'shipto', 'delivery', 'deliver', 'consignee', 'lieferadresse', 'lieferanschrift', 'warenempfänger', 'livraison']),
-  buyer: new Set(['customer', 'buyer', 'client', 'billto', 'billing', 'billed', 'purchaser', 'payer', 'soldto', 'invoicee', 'recipient', 'debtor', 'kunde', 'käufer', 'rechnungsempfänger', 'acheteur']),
+  buyer: new Set(['customer', 'buyer', 'client', 'billto', 'billing', 'billed', 'purchaser', 'payer', 'soldto', 'invoicee', 'recipient', 'debtor', 'kunde', 'käufer', 'rechnungsempfänger', 'acheteur', 'cliente', 'klant', 'kund', 'asiakas', 'nabywca']),
   seller: new Set(['vendor', 'seller', 'supplier', 'company', 'merchant', 'issuer', 'store', 'shop', 'business', 'restaurant', 'biller', 'payee', 'provider', 'sender', 'soldby', 'billfrom', 'from', 'creditor', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur']),
 };
 /** Seller words that also say "a company" in general: the description may name the party instead ("company" of the customer). */
@@ -63,13 +63,14 @@ const CUES: Record<Party, string[]> = {
     'sold by', 'bill from', 'billed by', 'issued by', 'invoice from', 'service provider', 'seller', 'supplier', 'vendor', 'issuer',
     'merchant', 'provider', 'payee', 'from', 'verkäufer', 'rechnungssteller', 'lieferant', 'leistungserbringer', 'anbieter', 'absender',
     'vendeur', 'fournisseur', 'émetteur', 'prestataire', 'vendido por', 'proveedor', 'emisor', 'venditore', 'fornitore', 'cedente',
-    'verkoper', 'leverancier',
+    'verkoper', 'leverancier', 'sprzedawca', 'myyjä', 'säljare', 'leverandør',
   ],
   buyer: [
     'bill to', 'billed to', 'billing address', 'invoice to', 'invoiced to', 'sold to', 'customer', 'client', 'buyer', 'purchaser',
     'recipient', 'payer', 'to', 'kunde', 'rechnungsempfänger', 'rechnungsadresse', 'käufer', 'auftraggeber', 'leistungsempfänger',
     'empfänger', 'acheteur', 'facturé à', 'facturer à', 'adresse de facturation', 'destinataire', 'cliente', 'comprador', 'acquirente',
-    'committente', 'koper', 'klant',
+    'committente', 'koper', 'klant', 'factuur aan', 'spett.le', 'destinatario', 'kund', 'asiakas', 'nabywca', 'faktureres til',
+    'fakturamottaker', 'fakturaadress',
     // Labels of the buyer's name: a subscriber or guest is who is billed. Not "account holder" (Kontoinhaber,
     // titulaire): in the bank details it names the seller's account.
     'customer name', 'client name', 'subscriber', 'guest name', 'kundenname', 'nom du client', "nom de l'abonné", 'abonné', 'nombre del cliente',

@@ -12,7 +12,7 @@ const EXTRA_HEADER_WORDS: Record<Exclude<ColumnRole, 'other'>, string[]> = {
   description: ['descr', 'desc', 'artikelbezeichnung', 'leistungsbeschreibung', 'produkt', 'produit', 'text'],
   quantity: ['anz', 'stck', 'nb', 'nbre', 'pieces'],
   unit_price: ['unitaire', 'einzelpr', 'vk', 'ek'],
-  amount: ['gesamtpreis', 'positionsbetrag', 'extension', 'ext', 'subtotal', 'net', 'netto', 'value', 'wert'],
+  amount: ['gesamtpreis', 'positionsbetrag', 'extension', 'ext', 'subtotal', 'net', 'netto', 'value', 'wert', 'wartość', 'wartosc'],
 };
 
 /**
