@@ -140,3 +140,29 @@ test('a party field whose candidates all read badly gives its best guess instead
   const data = read(['Customer:', 'see www.example.com invoice page 12.03.2024', 'Total 12.00'], [{ name: 'customer_name', type: 'text' }]);
   assert.equal(data.customer_name, 'see www.example.com invoice page 12.03.2024');
 });
+
+test('after a deposit the balance is the amount to pay; a balance of 0 is not; a summary table\'s column sums are not the total', () => {
+  const toPay = [{ name: 'total', type: 'number' as const, description: 'Total amount to pay, including tax' }];
+  const block = (balance: string, deposit: string): FixtureLine[] => [
+    'Harbour Supplies Ltd',
+    [[300, 'Subtotal'], [480, '$6,470.00']],
+    [[300, 'Tax (7%)'], [480, '$452.90']],
+    [[300, 'Total'], [480, '$6,922.90']],
+    [[300, 'Deposit Paid'], [480, deposit]],
+    [[300, 'Balance Due'], [480, balance]],
+  ];
+  assert.equal(read(block('$4,842.90', '-$2,080.00'), toPay).total, 4842.9);
+  assert.equal(read(block('$0.00', '-$6,922.90'), toPay).total, 6922.9);
+  // A field that does not ask for what is left to pay keeps the invoice's total.
+  assert.equal(read(block('$4,842.90', '-$2,080.00'), [{ name: 'total', type: 'number' }]).total, 6922.9);
+  const summary = read(
+    [
+      'Ganesh Traders Pvt. Ltd.',
+      [[300, 'Total'], [380, '38 Nos'], [480, 'Rs. 2,37,048.00']],
+      [[50, 'HSN/SAC'], [150, 'Taxable Value'], [250, 'CGST Amount'], [350, 'SGST Amount'], [450, 'Total Tax Amount']],
+      [[50, 'Total'], [150, '2,00,888.50'], [250, '18,079.97'], [350, '18,079.97'], [450, '36,159.94']],
+    ],
+    toPay,
+  );
+  assert.equal(summary.total, 237048);
+});

@@ -87,11 +87,11 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
       if (!span) continue;
       const colon = endsLabel(phrase.words[span.end]) || /^[:#]/.test(phrase.words[span.end + 1]?.text ?? '');
       const wholePhrase = span.end === phrase.words.length - 1;
-      const push = (text: string, source: Candidate['source'], at: Line, passed: string[] = []) => {
+      const push = (text: string, source: Candidate['source'], at: Line, passed: string[] = []): TypedValue | null => {
         const value = typedValue(text, terms, ctx);
-        if (!value) return false;
+        if (!value) return null;
         // A text value that is itself a label ("Date:") is not a value.
-        if (value.kind === 'text' && /:/.test(text) && terms.role !== 'identifier') return false;
+        if (value.kind === 'text' && /:/.test(text) && terms.role !== 'identifier') return null;
         let score = span.score + SOURCE_BONUS[source];
         // A value buried in a sentence after the label is weak evidence.
         if (source === 'inline' && text.split(/\s+/).length > 5) score -= 0.25;
@@ -99,7 +99,7 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
         // Beyond the line, the whole phrase is the label ("TOTAL DUE" whose value sits to the right).
         const tokens = source === 'inline' ? tokenize(phrase.text).filter((t) => !/\d/.test(t)) : tokenize([phrase.text, ...passed].join(' ')).filter((t) => !/\d/.test(t));
         out.push({ value, score, line: at, labelTokens: tokens, labelLine: line, source });
-        return true;
+        return value;
       };
       // "n°562044387", "No.123", "#A-77": the value is glued to the label word.
       const glued = /^(?:n°|nº|no\.|nr\.|#)(\S*\d\S*)$/i.exec(phrase.words[span.end].text)?.[1];
@@ -107,15 +107,17 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
       const rest = glued ? [{ ...phrase.words[span.end], text: glued }, ...restWords] : restWords;
       // Text right after a label needs a separator ("Vendor: ACME"), else it is likely one phrase ("Vendor Services").
       const inlineOk = terms.type !== 'text' || colon || terms.role === 'identifier';
-      const inline = rest.length > 0 && inlineOk && push(wordsText(rest), 'inline', line);
+      const inline = rest.length > 0 && inlineOk && push(wordsText(rest), 'inline', line) !== null;
       // Words after the label that hold no value are part of the label ("Total Sales"), so look further.
       if (!wholePhrase && !colon && (inline || terms.type === 'text')) continue;
       const labelX1 = phrase.words[span.end].x1;
       // The first phrase to the right that holds a value; phrases passed on the way belong to the
-      // label ("Total | Incl. | GST | RM 3.90").
+      // label ("Total | Incl. | GST | RM 3.90"). A count before a sum of money ("Total | 38 Nos |
+      // Rs. 2,37,048.00") is a value, but the money after it is one too.
       const passed: string[] = [];
       for (const p of valueRightOf(lines, line, labelX1)) {
-        if (push(p.text, 'right', line, passed)) break;
+        const value = push(p.text, 'right', line, passed);
+        if (value && !(value.kind === 'number' && !value.amount.decimals && !value.amount.currency)) break;
         passed.push(p.text);
         if (passed.length > 3) break;
       }

@@ -84,6 +84,8 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
   // The field's own name words, before synonyms ("total" has "due" among its synonyms).
   const asksForDue = terms.name.toLowerCase().split(/[_\s]+/).some((w) => DUE_WORDS.has(w));
   const asked = askedDateWords(terms);
+  // "Total amount to pay", "amount_due": after a deposit or a payment the balance is what is to pay.
+  const asksToPay = asksForDue || /\b(?:pay|payable|due|balance)\b/i.test(terms.description);
   for (const c of cands) {
     const position = numLines > 1 ? c.line.index / (numLines - 1) : 0;
     if (terms.role === 'total') {
@@ -108,6 +110,8 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       if (c.value.kind === 'number' && c.value.value <= 0) c.score -= 0.3;
       // A column header ("Amount") over the first row of a table is not the total's label.
       if (c.source === 'below' && c.labelLine.phrases.length >= 3) c.score -= 0.5;
+      // "Total 2,00,888.50 18,079.97 18,079.97 36,159.94": the column sums of a summary table.
+      if (findAmounts(c.line.text).filter((a) => a.decimals).length >= 3) c.score -= 0.6;
       const rounded = roundedTotal(c, lines);
       if (rounded !== null && c.value.kind === 'number') c.value = { ...c.value, value: rounded, amount: { ...c.value.amount, value: rounded } };
       // What the payment lines say was paid confirms a total (a cash or card line is its own candidate).
@@ -140,6 +144,7 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
     }
   }
   if (terms.role === 'total') settleNetAndGross(cands);
+  if (terms.role === 'total' && asksToPay) for (const c of cands.filter((x) => isBalanceAfterDeduction(x, cands, lines))) c.score += 0.6;
   cands.sort((a, b) => b.score - a.score);
   // The best label names a part (subtotal, tax, net) and the payment lines show another sum: the
   // total's own line was not read, and what was paid is the total.
@@ -149,6 +154,28 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
     cands.unshift({ ...best, value: { kind: 'number', value: paid, amount }, score: best.score + 0.01, labelTokens: [], source: 'fallback', partial: false });
   }
   return cands;
+}
+
+/** A deposit, advance or earlier payment deducted from the total below it. */
+const DEDUCTION_LINE = /\b(deposit|advance|prepaid|prepayment|paid|payment|received|credit|anzahlung|vorauszahlung|acompte|anticipo|aanbetaling|abschlag)\b/iu;
+
+/**
+ * A balance printed after the total and a deduction ("Total 6,922.90", "Deposit Paid -2,080.00",
+ * "Balance Due 4,842.90"; "Acompte versé", "Net à payer") that is the total less the deduction: what is left to pay. A balance of 0
+ * (paid in full) is not.
+ */
+function isBalanceAfterDeduction(c: Candidate, cands: Candidate[], lines: Line[]): boolean {
+  if (c.value.kind !== 'number' || c.value.value <= 0 || !(hasWord(c.labelTokens, DUE_WORDS) || c.labelTokens.some((t) => TO_PAY_WORDS.has(t)))) return false;
+  const balance = c.value.value;
+  return cands.some((t) => {
+    if (t === c || t.value.kind !== 'number' || t.line.index >= c.line.index || t.partial || hasWord(t.labelTokens, DUE_WORDS)) return false;
+    const total = t.value.value;
+    return lines.slice(t.line.index + 1, c.line.index).some((l) => {
+      if (!DEDUCTION_LINE.test(l.text)) return false;
+      const deducted = findAmounts(l.text).filter((a) => a.decimals).at(-1);
+      return deducted !== undefined && Math.abs(total - Math.abs(deducted.value) - balance) < 0.015;
+    });
+  });
 }
 
 const NUMBER_WORDS = synonymsOf('number');
