@@ -120,6 +120,35 @@ test('shipping, discount and tax lines below the items are not items', () => {
   assert.deepEqual(amounts(t.rows), [24, 17]);
 });
 
+test('an amount alone under the items that is their sum is the subtotal printed without its label, not an item', () => {
+  const t = read([
+    [[50, 'Description'], [300, 'Qty'], [380, 'Rate'], [480, 'Amount']],
+    [[50, 'Laptop stand'], [300, '1'], [380, '4,342.00'], [480, '4,342.00']],
+    [[50, 'Consulting services'], [300, '2'], [380, '1,100.00'], [480, '2,200.00']],
+    [[480, '6,542.00']],
+    [[300, 'CGST 9%'], [480, '588.78']],
+  ]);
+  assert.deepEqual(amounts(t.rows), [4342, 2200]);
+});
+
+test('"Ext. Price" is one amount column, "Item No." a code column beside the description, and totals beside a text block end the table', () => {
+  const t = read([
+    [[40, 'Item No.'], [110, 'Description'], [330, 'Qty Ord'], [390, 'Qty Shp'], [450, 'Unit Price'], [530, 'Ext. Price']],
+    [[40, 'B3223-67'], [110, 'Graphic design - logo refresh'], [366, '1'], [426, '1'], [462, '1,639.00'], [542, '1,639.00']],
+    [[40, 'A3276-95'], [110, 'Toner cartridge'], [360, '18'], [420, '18'], [480, '29.50'], [554, '531.00']],
+    [[40, 'Remit To:'], [330, 'Merchandise'], [536, '$2,170.00']],
+    [[40, 'Lakeside Cleaning Services Corp.'], [330, 'Shipping'], [554, '$25.00']],
+    [[40, 'Denver, CO 80202'], [330, 'Sales Tax 7%'], [548, '$151.90']],
+  ]);
+  assert.deepEqual(
+    t.rows.map((r) => [r.description, r.amount]),
+    [
+      ['Graphic design - logo refresh', 1639],
+      ['Toner cartridge', 531],
+    ],
+  );
+});
+
 test('an item named with a charge word is an item when its quantity times unit price is its amount', () => {
   const t = read([
     [[50, 'Description'], [300, 'Qty'], [380, 'Unit Price'], [480, 'Amount']],

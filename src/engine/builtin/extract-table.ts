@@ -196,6 +196,18 @@ function isItem(row: Record<string, unknown>, subs: TableSub[], rows: Record<str
   return !(positives > 0 && (quantity === undefined || row[quantity] === null));
 }
 
+/**
+ * A row of nothing but an amount that is the sum of the items above it ("2,00,888.50" under the amount
+ * column): the subtotal, printed without its label.
+ */
+function unlabelledSum(row: Record<string, unknown>, above: Record<string, unknown>[], subs: TableSub[]): boolean {
+  const amount = subs.find((s) => s.role === 'amount')?.def.name;
+  if (!amount || typeof row[amount] !== 'number' || above.length < 2) return false;
+  if (subs.some((s) => s.def.name !== amount && row[s.def.name] !== null)) return false;
+  const sum = above.reduce((n, r) => n + (typeof r[amount] === 'number' ? (r[amount] as number) : 0), 0);
+  return Math.abs(sum - (row[amount] as number)) < 0.015;
+}
+
 /** Rows of one table: columns checked by the row arithmetic, descriptions joined over their lines. */
 function tableRows(columns: Column[], items: ItemLines[], subs: TableSub[], opts: TableOptions, mark: DecimalMark) {
   const texts = items.map((it) => cells(it.line, columns));
@@ -211,7 +223,8 @@ function tableRows(columns: Column[], items: ItemLines[], subs: TableSub[], opts
     });
     return row;
   });
-  return { rows: rows.filter((row) => isItem(row, subs, rows)), count: arithmeticCount(cols, grid) };
+  const kept = rows.filter((row) => isItem(row, subs, rows));
+  return { rows: kept.filter((row, i) => !unlabelledSum(row, kept.slice(0, i), subs)), count: arithmeticCount(cols, grid) };
 }
 
 export function readTable(lines: Line[], field: FieldDefinition & { subFields: SubFieldDefinition[] }, opts: TableOptions): TableResult {

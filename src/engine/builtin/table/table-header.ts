@@ -3,7 +3,7 @@
 import type { Line } from '../../layout/lines.js';
 import type { Word } from '../../types.js';
 import { labelScore } from '../field-terms.js';
-import { tokenize } from '../vocabulary.js';
+import { synonymsOf, tokenize } from '../vocabulary.js';
 import { ocrHeaderToken, type TableSub } from './column-roles.js';
 
 export interface Column {
@@ -20,6 +20,8 @@ export interface Header {
   columns: Column[];
   matched: number;
 }
+
+const CODE_WORDS = new Set([...synonymsOf('number'), 'code', 'sku', 'ean', 'art', 'hsn', 'sac']);
 
 /** A word's tokens, OCR's one-letter misreadings of header words put right. */
 function wordTokens(w: Word): string[] {
@@ -40,6 +42,10 @@ export function matchHeader(line: Line, last: Line, subs: TableSub[]): Header | 
   type Span = { sub: number; start: number; end: number; score: number };
   const words = line === last ? line.words : [...line.words, ...last.words].sort((a, b) => a.x0 - b.x0);
   const tokens = words.map(wordTokens);
+  // Words of one phrase a word space apart are one header cell ("Ext. Price", "Item No.").
+  const phraseOf = new Map<Word, unknown>([line, last].flatMap((l) => l.phrases.flatMap((p) => p.words.map((w) => [w, p] as const))));
+  const samePhrase = (i: number, j: number) =>
+    words[j] !== undefined && phraseOf.get(words[i]) !== undefined && phraseOf.get(words[i]) === phraseOf.get(words[j]) && words[j].x0 - words[i].x1 < 0.7 * line.height;
   const spans: Span[] = [];
   subs.forEach((s, si) => {
     for (let a = 0; a < words.length; a++) {
@@ -55,7 +61,10 @@ export function matchHeader(line: Line, last: Line, subs: TableSub[]): Header | 
         const unmatched = phrase ? 0 : acc.filter((t) => t.length > 2 && !s.modifiers.has(t) && labelScore([t], s.terms).score === 0).length;
         // Longer spans first; among equals a line total is the rightmost column ("Amount ... Total").
         const rightward = s.terms.role === 'total' ? 0.001 * (a / words.length) : 0;
-        if (score >= 0.5 && unmatched === 0) spans.push({ sub: si, start: a, end: b, score: score + 0.01 * (b - a) + rightward });
+        // "Item No.", "Article #": a column of codes, not of the items' text.
+        const next = samePhrase(b, b + 1) ? tokens[b + 1] : [];
+        const codes = s.role === 'description' && [...acc, ...next].some((t) => CODE_WORDS.has(t)) ? 0.3 : 0;
+        if (score >= 0.5 && unmatched === 0) spans.push({ sub: si, start: a, end: b, score: score + 0.01 * (b - a) + rightward - codes });
       }
     }
   });
@@ -63,16 +72,28 @@ export function matchHeader(line: Line, last: Line, subs: TableSub[]): Header | 
   const usedWords = new Set<number>();
   const usedSubs = new Set<number>();
   const columns: Column[] = [];
+  const columnOf = new Map<number, Column>();
   for (const sp of spans) {
     if (usedSubs.has(sp.sub)) continue;
     let free = true;
     for (let i = sp.start; i <= sp.end; i++) if (usedWords.has(i)) free = false;
     if (!free) continue;
     usedSubs.add(sp.sub);
-    for (let i = sp.start; i <= sp.end; i++) usedWords.add(i);
-    columns.push({ sub: subs[sp.sub], x0: words[sp.start].x0, x1: words[sp.end].x1 });
+    const column = { sub: subs[sp.sub], x0: words[sp.start].x0, x1: words[sp.end].x1 };
+    for (let i = sp.start; i <= sp.end; i++) usedWords.add(i), columnOf.set(i, column);
+    columns.push(column);
   }
   if (columns.length === 0) return null;
+  // A word in the same phrase after a column's words is more of its header ("Ext. | Price", "Qty | Ord"):
+  // it widens that column rather than opening one that would take half of its cells.
+  for (let i = 1; i < words.length; i++) {
+    const left = columnOf.get(i - 1);
+    if (!usedWords.has(i) && left && samePhrase(i - 1, i)) {
+      left.x1 = Math.max(left.x1, words[i].x1);
+      usedWords.add(i);
+      columnOf.set(i, left);
+    }
+  }
   let group: Word[] = [];
   const flush = () => {
     if (group.length) columns.push({ sub: null, x0: group[0].x0, x1: group[group.length - 1].x1 });

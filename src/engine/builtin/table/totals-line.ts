@@ -9,7 +9,7 @@ const CHARGE_WORDS = new Set([
   'discount', 'rabatt', 'remise', 'skonto', 'nachlass', 'coupon', 'voucher', 'gutschein', 'rounding', 'rundung', 'change',
   'tendered', 'cash', 'paid', 'payment', 'zahlung', 'bezahlt', 'gegeben', 'rückgeld', 'kartenzahlung', 'netto', 'brutto', 'net', 'gross',
   // A sum carried over a page break: Übertrag, carried/brought forward, riporto, suma y sigue.
-  'übertrag', 'carried', 'brought', 'riporto', 'sigue',
+  'übertrag', 'carried', 'brought', 'riporto', 'sigue', 'merchandise',
 ]);
 const TOTAL_COMPOUNDS = new Set(['summe', 'gesamt', 'betrag', 'total', 'steuer', 'zahlung']);
 
@@ -28,9 +28,11 @@ export function isTotalsLine(line: Line): boolean {
   // A line that starts with a rate is a tax summary ("6.00% GST 4.87", "19 % MwSt").
   if (/^\d{1,2}(?:[.,]\d{1,2})?\s?%/.test(line.text)) return true;
   // OCR may glue a rate to its word ("Tax8%"), or split a word in two ("Tota l", "vi sa").
-  const words = tokenize(line.text)
-    .slice(0, 4)
-    .map((t) => t.replace(/(?<=\p{L})\d+$/u, ''));
+  // The label is the line's first words, or the phrase just left of its amount where a block of text
+  // beside the totals shares their line ("Remit To: | Merchandise | $7,466.47").
+  const amountAt = line.phrases.findLastIndex((p) => /\d/.test(p.text));
+  const label = amountAt >= 1 ? tokenize(line.phrases[amountAt - 1].text).slice(0, 4) : [];
+  const words = [...tokenize(line.text).slice(0, 4), ...label].map((t) => t.replace(/(?<=\p{L})\d+$/u, ''));
   const tokens = [...words, ...words.slice(1).map((t, i) => words[i] + t)];
   return (
     tokens.some((t) => TOTAL_TERMS.has(t) || PARTIAL_TOTAL_WORDS.has(t) || TAX_WORDS.has(t) || CHARGE_WORDS.has(t) || /^(sub)?total/.test(t) || looksLikeTotal(t)) ||
