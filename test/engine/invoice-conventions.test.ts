@@ -7,6 +7,7 @@ import type { FieldDefinition } from '../../src/api/types.js';
 import { extractFields } from '../../src/engine/builtin/extract-fields.js';
 import { findDates } from '../../src/engine/builtin/parse-date.js';
 import { makePage, type FixtureLine } from './page-fixture.js';
+import type { PageText } from '../../src/engine/types.js';
 
 const read = (lines: FixtureLine[], fields: FieldDefinition[]) =>
   extractFields({ pages: [makePage(lines)], fields, dateFormat: null, detectLayout: true, detectTables: false }).data;
@@ -165,4 +166,31 @@ test('after a deposit the balance is the amount to pay; a balance of 0 is not; a
     toPay,
   );
   assert.equal(summary.total, 237048);
+});
+
+test("an invoice number's value under its label in a tight grid; another thing's number is never the invoice number", () => {
+  const fields = [{ name: 'invoice_number', type: 'text' as const, description: 'Invoice number' }];
+  assert.equal(read(['ACME Ltd', 'Customer No. 76069', 'Order No. B363082', 'Thank you'], fields).invoice_number, null);
+  assert.equal(read(['ACME Ltd', 'Customer No. 76069', 'TAX INVOICE NO: 4711'], fields).invoice_number, '4711');
+  // 6.5 pt labels over their values, the boxes overlapping by 2 pt.
+  const tight: PageText = {
+    page: 1,
+    width: 600,
+    height: 800,
+    source: 'text',
+    words: [
+      { text: 'ACME', x0: 50, y0: 40, x1: 90, y1: 50 },
+      { text: 'Ltd', x0: 95, y0: 40, x1: 115, y1: 50 },
+      { text: 'Invoice', x0: 300, y0: 100, x1: 325, y1: 108 },
+      { text: 'No.', x0: 328, y0: 100, x1: 340, y1: 108 },
+      { text: 'Invoice', x0: 400, y0: 100, x1: 425, y1: 108 },
+      { text: 'Date', x0: 428, y0: 100, x1: 443, y1: 108 },
+      { text: '7092854', x0: 300, y0: 106, x1: 345, y1: 116 },
+      { text: '03/15/2024', x0: 400, y0: 106, x1: 455, y1: 116 },
+      { text: 'Customer', x0: 300, y0: 130, x1: 330, y1: 138 },
+      { text: 'No.', x0: 333, y0: 130, x1: 345, y1: 138 },
+      { text: '76069', x0: 300, y0: 136, x1: 330, y1: 146 },
+    ],
+  };
+  assert.equal(extractFields({ pages: [tight], fields, dateFormat: null, detectLayout: true, detectTables: false }).data.invoice_number, '7092854');
 });

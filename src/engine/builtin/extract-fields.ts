@@ -103,7 +103,7 @@ function extractScalarWithEvidence(terms: FieldTerms, doc: DocumentFacts, party:
   if (fb && fb.value !== null) return fb;
   // Last resort: the best labelled candidate, a guess; what the role rules ruled out (another date, the
   // label of another part of the total) is none.
-  if (!best || ((terms.role === 'date' || terms.role === 'part') && best.score <= 0)) return { value: null, evidence: NO_EVIDENCE };
+  if (!best || ((terms.role === 'date' || terms.role === 'part' || terms.role === 'identifier') && best.score <= 0)) return { value: null, evidence: NO_EVIDENCE };
   const r = fromCandidate(best, ranked, terms, doc);
   return { ...r, evidence: { ...r.evidence, guessed: true } };
 }

@@ -67,7 +67,8 @@ function valueRightOf(lines: Line[], line: Line, x: number): Phrase[] {
 function valueBelow(lines: Line[], line: Line, x0: number, x1: number): Phrase[] {
   const out: Phrase[] = [];
   const below = lines
-    .filter((l) => l.page === line.page && l.y0 >= line.y1 - 0.2 * line.height && l.y0 - line.y1 < 3 * line.height && l !== line)
+    // Below: starting at the label's foot, or centred under it where tight boxes overlap (6 pt labels in a grid).
+    .filter((l) => l.page === line.page && (l.y0 >= line.y1 - 0.2 * line.height || (l.y0 + l.y1) / 2 > line.y1) && l.y0 > line.y0 && l.y0 - line.y1 < 3 * line.height && l !== line)
     .sort((a, b) => a.y0 - b.y0)
     .slice(0, 3);
   for (const l of below) {

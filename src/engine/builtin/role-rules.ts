@@ -135,6 +135,12 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       // An implausible date (before 1990, far in the future) is a misread or not the document's date.
       if (c.value.kind === 'date' && !plausibleDate(c.value.date)) c.score -= 0.5;
       c.score += 0.1 * (1 - position);
+    } else if (terms.role === 'identifier') {
+      // "Customer No.", "Order No.", "VAT No." under an invoice_number field: another thing's number.
+      // "Tax Invoice No." names the invoice: a word of the field's own name keeps the label.
+      const own = new Set(terms.nameTerms.flatMap((set) => [...set]));
+      const names = c.labelTokens.some((t) => own.has(t) && !NUMBER_WORDS.has(t));
+      if (!names && c.labelTokens.some((t) => OTHER_NUMBER_WORDS.has(t) && !own.has(t))) c.score -= 1;
     } else if (terms.role === 'vendor' || terms.role === 'address') {
       if (c.value.kind === 'text' && !/\p{L}{2}/u.test(c.value.value)) c.score -= 1;
       if (c.value.kind === 'text' && c.value.value.split(/\s+/).length > 8) c.score -= 0.5;
@@ -179,6 +185,12 @@ function isBalanceAfterDeduction(c: Candidate, cands: Candidate[], lines: Line[]
 }
 
 const NUMBER_WORDS = synonymsOf('number');
+/** Words of a label that name the number of something other than the document itself. */
+const OTHER_NUMBER_WORDS = new Set([
+  ...synonymsOf('customer'), ...synonymsOf('order'), ...synonymsOf('tax'), ...synonymsOf('phone'), 'account', 'konto', 'compte', 'cuenta', 'conto',
+  'kundennummer', 'auftragsnummer', 'bestellnummer', 'item', 'article', 'artikel', 'sku', 'iban', 'reg', 'registration', 'ein', 'abn', 'gstin',
+  'pan', 'siret', 'siren', 'kvk', 'nif', 'cif', 'nip', 'tracking', 'contract', 'vertrag', 'member', 'membership', 'asiakasnumero', 'klantnummer',
+]);
 
 const NET_WORDS = new Set(['net', 'netto', 'nett']);
 const GROSS_WORDS = new Set(['gross', 'brutto']);
