@@ -161,6 +161,13 @@ test('the same company in the letterhead and, with its legal form, in a "Service
   assert.equal(read(page(lines, [0]), [VENDOR]).vendor, 'Oakridge Analytics');
 });
 
+test('a short name in the letterhead gives the full legal name printed in the footer that starts with it', () => {
+  const lines: FixtureLine[] = ['Greystone', '1995 Elm St, Suite 316', 'Denver, CO 80202', 'Invoice No: 4471', 'Bill to:', 'Pinecrest Dental LLC'];
+  for (let i = 0; i < 12; i++) lines.push([[50, `Print job ${i + 1}`], [400, `${i + 3}.00`]]);
+  lines.push('Greystone Print Works Co. · 1995 Elm St, Suite 316 · Denver, CO 80202 · EIN 13-2793216');
+  assert.equal(read(page(lines, [0]), [VENDOR]).vendor, 'Greystone Print Works Co.');
+});
+
 test('an address at the top is not the seller; the legal name in the footer is', () => {
   const lines: FixtureLine[] = ['Kaiserweg 12', '12345 Musterstadt', '', [[50, 'Rechnung'], [400, 'Nr. 2021-118']], 'Datum: 02.03.2021'];
   for (let i = 0; i < 14; i++) lines.push([[50, `Position ${i + 1}`], [400, `${i + 10},00`]]);

@@ -35,3 +35,10 @@ export const GLUED_TAILS = [
   'ENGINEERING', 'ELECTRONICS', 'INDUSTRIES', 'STATIONERY', 'MARKETING', 'MACHINERY', 'HOLDINGS', 'HARDWARE', 'SERVICES', 'PHARMACY',
   'TRADING', 'LIMITED', 'COMPANY', 'BERHAD', 'BAKERY', 'MARKET', 'STORE', 'HOTEL', 'GMBH', 'CAFE', 'BHD', 'LTD', 'LLC', 'INC', 'PLC',
 ].map((spaced) => ({ glued: spaced.replace(' ', ''), spaced }));
+
+/** A name cut after its last legal-form word: "Keller GmbH & Co. KG Bahnhofstraße 80" -> "Keller GmbH & Co. KG". */
+export function cutAtLegalForm(text: string): string {
+  const words = text.split(/\s+/);
+  for (let i = words.length; i > 0; i--) if (STRONG_FORM.test(` ${words[i - 1]}`) || WEAK_FORM.test(` ${words[i - 1]}`)) return words.slice(0, i).join(' ');
+  return text;
+}

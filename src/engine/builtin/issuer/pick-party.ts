@@ -6,7 +6,7 @@ import type { Line, Phrase } from '../../layout/lines.js';
 import { isMark, readByOcr } from '../../layout/lines.js';
 import type { Candidate } from '../label-candidates.js';
 import { cleanName, cuedCandidates, issuerCandidates, joinNameAbove, nameEvidence, recipientWindow, senderLineAddress, type NameCandidate } from '../letterhead.js';
-import { withoutLegalForm } from './legal-forms.js';
+import { cutAtLegalForm, hasLegalForm, withoutLegalForm } from './legal-forms.js';
 import { restoreSpacing } from './ocr-repair.js';
 import { blockOf, findCues, labelNamesParty, type Cue, type PartyAsk } from './party-cues.js';
 import { readAddress, rowsUnder, type PartyAddress } from './party-address.js';
@@ -165,12 +165,34 @@ function letterheadAddress(lines: Line[], name: NameCandidate): PartyAddress | n
   return null;
 }
 
+/**
+ * A name without a legal form ("Greystone" in the letterhead) whose full legal name is printed elsewhere
+ * ("Greystone Print Works Co. · 5678 Industrial Pkwy" in the footer, "Keller Elektrotechnik GmbH & Co.
+ * KG" on the bank line): the legal name, cut at its form.
+ */
+function legalNameOf(name: string, lines: Line[]): string {
+  if (hasLegalForm(name) || name.length < 3) return name;
+  const start = new RegExp(`(?:^|[|·•,–—-]\\s*)(${escapeRegExp(name)}\\s[^|·•,]{1,60}?)(?:\\s*[|·•,–—]|$)`, 'iu');
+  for (const l of lines) {
+    for (const p of l.phrases) {
+      const m = start.exec(p.text);
+      const full = m?.[1].trim();
+      if (!full || !hasLegalForm(full) || full.split(/\s+/).length > 8) continue;
+      // Up to the legal form's end: "Keller Elektrotechnik GmbH & Co. KG", not what follows it.
+      return cutAtLegalForm(full);
+    }
+  }
+  return name;
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** `labelled`: the field's labelled candidates (label-candidates.ts), ranked by role-rules.ts. */
 export function pickParty(lines: Line[], ask: PartyAsk, labelled: Candidate[] = []): PartyPick | null {
   const found = partyName(lines, ask, labelled);
   if (!found) return null;
   const { name, margin } = found;
-  if (ask.part === 'name') return { value: name.text, score: name.score, margin, readConf: leastConf(name), doubtful: gluedName(name) };
+  if (ask.part === 'name') return { value: legalNameOf(name.text, lines), score: name.score, margin, readConf: leastConf(name), doubtful: gluedName(name) };
   // A name on a sender line has its address beside it; the lines under it are the recipient's.
   const beside = senderLineAddress(name.line);
   if (beside) return { value: beside, score: name.score, margin, readConf: meanOf(confs([name.line])), doubtful: false };
