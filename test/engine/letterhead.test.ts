@@ -123,3 +123,14 @@ test("a receipt's thanks names the shop when its logo was misread; the address i
   // A welcome may name the store's brand or mall: the letterhead's legal name outranks it.
   assert.equal(read(ocrPage(['WELCOME TO SUPER MARKET XYZ', 'XYZ RETAIL GMBH', 'Hauptstr. 5', '10115 Berlin', 'Milch 1,19', 'SUMME 1,19'])).company, 'XYZ RETAIL GMBH');
 });
+
+test('receipt addresses of several countries: a shop number starts them, contact and licence lines end them, a trade-named street is no name', () => {
+  const india = read(ocrPage(['CHAI POINT CAFE', 'SHOP NO. 22, GROUND FLOOR,', 'KOREGAON PARK, PUNE - 411001', 'GSTIN: 20EFXXX9818AIZ2', 'FSSAI Lic No. 09564795432532', 'Mob: +91 82621 78067', 'BILL OF SUPPLY']));
+  assert.deepEqual(india, { company: 'CHAI POINT CAFE', address: 'SHOP NO. 22, GROUND FLOOR, KOREGAON PARK, PUNE - 411001' });
+  const au = read(ocrPage(['HARBOUR ESPRESSO BAR', 'Shop 16, 69 King William St', 'Fremantle WA 6160', 'ABN 51 824 753 556']));
+  assert.equal(au.address, 'Shop 16, 69 King William St Fremantle WA 6160');
+  const de = read(ocrPage(['BÄCKEREI MÜLLER', 'SCHILLERSTR.77', '70173 STUTTGART', 'Tel. 0711 123456']));
+  assert.equal(de.address, 'SCHILLERSTR.77 70173 STUTTGART');
+  const us = read(ocrPage(["Maple's Office Supply", '4381 MARKET ST', 'RALEIGH, NC 27601', 'Tel (919) 555-0142']));
+  assert.deepEqual(us, { company: "Maple's Office Supply", address: '4381 MARKET ST RALEIGH, NC 27601' });
+});

@@ -7,7 +7,7 @@ export const NOT_A_NAME =
   /\b(tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|no\.?|nr\.?|gst|vat|reg|siret|siren|iban|swift|bic|kassenbon|beleg|table|cashier|thank|thanks|merci|danke|vielen|welcome|visit|visite)\b|invoice|rechnung|facture|factura|fattura|fatura|factuur|faktura|receipt|quittung/i;
 /** Where an address ends: contact, tax and document lines (document words also glued by OCR: "TAXINVOICE"). */
 export const ADDRESS_STOP =
-  /\b(tel|phone|fax|e-?mail|www|http|gst|gstid|vat|tax|reg|date|datum|cashier|table|document|no\s*:|steuer\p{L}*|st\.?-?nr|ust|ust-?id\p{L}*|uid|mwst|tva|siret|siren|iban|bic|nif|cif|nipc?|kvk|btw|p\.?\s?iva|c\.?\s?f|abn|org\.?\s?nr|cliente?|customer|kunde|klant)(?![\p{L}\p{N}])|@|invoice|receipt|rechnung|facture|factura|fattura|fatura|factuur|faktura/iu;
+  /\b(tel|phone|ph|mob|mobile|hp|fax|e-?mail|www|http|gst|gstid|gstin|fssai|lic|vat|tax|reg|date|datum|cashier|table|document|no\s*:|steuer\p{L}*|st\.?-?nr|ust|ust-?id\p{L}*|uid|mwst|tva|siret|siren|iban|bic|nif|cif|nipc?|kvk|btw|p\.?\s?iva|c\.?\s?f|abn|org\.?\s?nr|cliente?|customer|kunde|klant|bill\s+of\s+supply)(?![\p{L}\p{N}])|@|(?<![\p{L}\p{N}])\+\d{2}|invoice|receipt|rechnung|facture|factura|fattura|fatura|factuur|faktura/iu;
 /** General street and area words of addresses (English, German, French, Malay, Spanish, Italian). */
 const STREET_WORDS =
   /\b(street|road|avenue|ave|blvd|boulevard|lane|drive|suite|floor|flr|level|lot|unit|block|blk|building|bldg|plaza|jalan|jln|jl|lorong|lrg|taman|tmn|kawasan|bandar|persiaran|strasse|straße|str|weg|platz|allee|gasse|rue|chemin|route|autoroute|quai|via|viale|piazza|corso|calle|avenida|avda|paseo|carrer|rua|praça|travessa|largo)\b/i;
@@ -17,13 +17,31 @@ export const isStreetWord = (word: string): boolean => STREET_WORD_ALONE.test(wo
 /** The same, with the spaces OCR may drop: "NO.53JALANPUTRA 1,", "81200JOHORBAHRU". */
 const GLUED_ADDRESS = /jalan|taman|lorong|kawasan|persiaran|strasse|straße|street|avenue|boulevard|(?<!\d)\d{5}(?=\p{Lu}{3})/iu;
 /** A street name compounded with its street word, then the house number ("Muensterplatz 21", "Industriestr. 25"). */
-const COMPOUND_STREET = /\p{L}{2,}(?:straße|strasse|str\.|platz|weg|gasse|allee|damm|ufer|ring|markt|straat|laan|gracht|plein|kade|dijk|singel|gatan|gata|vägen|väg|vej|veien|vegen|gate|gade|torget|torv)\s+\d+\s?\p{L}?\b/iu;
+const COMPOUND_STREET = /\p{L}{2,}(?:(?:straße|strasse|str\.|platz|weg|gasse|allee|damm|ufer|ring|markt|straat|laan|gracht|plein|kade|dijk|singel|gatan|gata|vägen|väg|vej|veien|vegen|gate|gade|torget|torv)\s+|str\.)\d+\s?\p{L}?\b/iu;
 /** Postcodes beyond the plain four or five digits: "111 22" (SE), "3542 AD" (NL), "1100-053" (PT), "00-950" (PL), "SE1 9XX" (UK). */
 const POSTCODE = /\b\d{3}\s\d{2}\b|\b\d{4}\s?[A-Z]{2}\b|\b\d{4}-\d{3}\b|\b\d{2}-\d{3}\b|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/;
 
-/** A line that reads as part of an address: a house number first, a postcode, or a street word. */
+/** A town and a six-digit postcode: "PUNE - 411001" (IN), "SINGAPORE 300849". */
+const TOWN_POSTCODE6 = /\p{L}{3,}\s?[-–]?\s?\d{6}(?!\d)/u;
+
+/** A line that reads as part of an address: a house number first (also "Shop 16,", "Shop No. 22"), a postcode, or a street word. */
 export const addressLike = (text: string): boolean =>
-  /^\W*\d+\w?\b|^\W*(?:no|nr|lot|unit)\.?\s*\d|^\W*[A-Z]{0,3}\d[\w-]*,/i.test(text) || /\b\d{4,5}\b/.test(text) || POSTCODE.test(text) || STREET_WORDS.test(text) || GLUED_ADDRESS.test(text) || COMPOUND_STREET.test(text);
+  /^\W*\d+\w?\b|^\W*(?:no|nr|lot|unit|shop|kiosk|stall|suite)\.?\s*(?:no\.?\s*)?\d|^\W*[A-Z]{0,3}\d[\w-]*,/i.test(text) ||
+  /\b\d{4,5}\b/.test(text) ||
+  POSTCODE.test(text) ||
+  TOWN_POSTCODE6.test(text) ||
+  STREET_WORDS.test(text) ||
+  GLUED_ADDRESS.test(text) ||
+  COMPOUND_STREET.test(text);
+
+/**
+ * A house number, then a street name ending in its street type ("4381 MARKET ST", "69 King William Rd"),
+ * or a shop or unit number first ("Shop 16, 69 King William St", "Unit 4B"): an address, whatever
+ * trade its words name.
+ */
+export const streetAddress = (text: string): boolean =>
+  /^\W*\d+[A-Z]?,?\s+(?:\p{L}+\.?\s+){1,4}(?:st|street|rd|road|ave|avenue|blvd|dr|drive|ln|lane|hwy|pkwy|way|ct|pl)\.?,?$/iu.test(text.trim()) ||
+  /^\W*(?:shop|unit|suite|kiosk|stall)\.?\s*(?:no\.?\s*)?\d+\w?\b/i.test(text);
 
 /** Lines under a name that carry its registration or tax number, not its address: "(123456-X)", "Company No: 12345-A", "GST ID: 0012". */
 export const REGISTRATION_LINE =
