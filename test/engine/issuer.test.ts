@@ -36,6 +36,7 @@ test('spaces OCR dropped are restored at known name endings, brackets and case c
   assert.equal(restoreSpacing('McDonald ACME'), 'McDonald ACME');
   assert.equal(restoreSpacing('S.H.H. MOTOR ( SUNGAI RENGIT ) SDN. BHD'), 'S.H.H. MOTOR (SUNGAI RENGIT) SDN. BHD');
   assert.equal(restoreSpacing('MR . D.I.Y. (M) SDN BHD'), 'MR. D.I.Y. (M) SDN BHD');
+  assert.equal(fixDigitsInWords('MEGA SETIA F00D COURT', { name: true }), 'MEGA SETIA FOOD COURT');
 });
 
 test('digits OCR read for letters inside words are repaired, numbers and unit codes are kept', () => {
@@ -57,6 +58,9 @@ test('in an OCR address, a letter inside a number is its digit and a street word
   assert.equal(repairAddressText('10T 2210-A & 22B0-C, JALAN MAWAR 6,'), 'LOT 2210-A & 2280-C, JALAN MAWAR 6,');
   assert.equal(repairAddressText('56D30 KOTA BARU, 8LK 7'), '56030 KOTA BARU, BLK 7');
   assert.equal(repairAddressText('51200 Kuala Lumpur . SELANGOR ( TESCO PUTRA NILAI )'), '51200 Kuala Lumpur. SELANGOR (TESCO PUTRA NILAI)');
+  assert.equal(repairAddressText('2 Place du Marche 7501l Paris'), '2 Place du Marche 75011 Paris');
+  assert.equal(repairAddressText('54 High Street Harrogate HGl 1HS'), '54 High Street Harrogate HG1 1HS');
+  assert.equal(repairAddressText('3614 Main St Portland,0R 97214'), '3614 Main St Portland,OR 97214');
   // Codes that mix letters and digits, house numbers with a letter and plain numbers are kept.
   for (const kept of ['Block B-F-11, U5/BM, SS21/39', '3RD FLR, Unit A12B34', 'No 12A, Suite 10, 101 Main St', 'KP3 6, S117'])
     assert.equal(repairAddressText(kept), kept);

@@ -97,6 +97,8 @@ test('an identifier that holds a date-like run of digits is still the identifier
 
 test('reads a date with the time glued to its year, as OCR joins them', () => {
   assert.deepEqual(findDates('09/03/201821:28 ED0001')[0]?.date, { year: 2018, month: 3, day: 9 });
+  assert.deepEqual(findDates('12/11/2210:01 AM')[0]?.date, { year: 2022, month: 11, day: 12 });
+  assert.deepEqual(findDates('05/03/1923:59')[0]?.date, { year: 2019, month: 3, day: 5 });
   assert.deepEqual(findDates('03Mar201818:22')[0]?.date, { year: 2018, month: 3, day: 3 });
   // Digits glued to a year without a time are not a date.
   assert.deepEqual(findDates('1/2/2019123'), []);

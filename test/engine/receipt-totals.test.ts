@@ -85,3 +85,18 @@ test('the change printed after the tax lines still counts: tendered minus change
     9.28,
   );
 });
+
+test('"NET PAYABLE" is the sum to pay; the TOTAL of an "ITEM  TOTAL" header is no label of the first item\'s price', () => {
+  const lines: FixtureLine[] = [
+    'HIMALAYA RESTAURANT PRIVATE LIMITED',
+    row('ITEM', 'TOTAL'),
+    row('PAD THAI', '218.83'),
+    row('LAMB CURRY', '261.51'),
+    row('SUB TOTAL', '480.34'),
+    row('CGST @ 9%', '43.23'),
+    row('SGST @ 9%', '43.23'),
+    row('ROUND OFF', '0.20'),
+    row('NET PAYABLE', 'Rs .567.00'),
+  ];
+  assert.equal(total(lines), 567);
+});

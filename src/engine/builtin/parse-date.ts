@@ -60,6 +60,8 @@ type Pattern = { re: RegExp; build: (m: RegExpExecArray, monthFirst: boolean) =>
 const SEP = '[./\\-]';
 /** A four-digit year with the time glued to it, as OCR joins them ("09/03/201821:28"). */
 const YEAR_THEN_TIME = String.raw`\d{4}(?=[01]?\d:[0-5]\d|2[0-3]:[0-5]\d)`;
+/** The same with a two-digit year ("12/12/2210:01 AM"), tried after the four-digit one. */
+const SHORT_YEAR_THEN_TIME = String.raw`\d{2}(?=(?:[01]?\d|2[0-3]):[0-5]\d(?!\d))`;
 const patterns: Pattern[] = [
   // 2019-11-15, 2019/11/15, 2019.11.15
   {
@@ -78,7 +80,7 @@ const patterns: Pattern[] = [
   },
   // 15/11/2019, 11/15/2019, 15.11.2019, 12-01-19, 15.11.19
   {
-    re: new RegExp(`(?<![\\d.,/])(\\d{1,2})\\s?(${SEP})\\s?(\\d{1,2})\\s?\\2\\s?(${YEAR_THEN_TIME}|(?:\\d{4}|\\d{2})(?![\\d/]|[.,]\\d))`, 'g'),
+    re: new RegExp(`(?<![\\d.,/])(\\d{1,2})\\s?(${SEP})\\s?(\\d{1,2})\\s?\\2\\s?(${YEAR_THEN_TIME}|${SHORT_YEAR_THEN_TIME}|(?:\\d{4}|\\d{2})(?![\\d/]|[.,]\\d))`, 'g'),
     build: (m, monthFirst) => {
       const a = +m[1];
       const b = +m[3];

@@ -108,10 +108,15 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       if (c.line.index > taxSummaryAt) c.score -= 0.5;
       if (c.value.kind === 'number' && c.value.value === maxValue) c.score += 0.1;
       if (c.value.kind === 'number' && c.value.value <= 0) c.score -= 0.3;
-      // A column header ("Amount") over the first row of a table is not the total's label.
-      if (c.source === 'below' && c.labelLine.phrases.length >= 3) c.score -= 0.5;
-      // "Total 2,00,888.50 18,079.97 18,079.97 36,159.94": the column sums of a summary table.
-      if (findAmounts(c.line.text).filter((a) => a.decimals).length >= 3) c.score -= 0.6;
+      // A column header ("Amount") over the first row of a table is not the total's label, nor is the
+      // "TOTAL" of a two-column "ITEM  TOTAL" header over an item's row (its name left of the value).
+      if (c.source === 'below' && (c.labelLine.phrases.length >= 3 || (c.labelLine.phrases.length === 2 && itemRow(c.line)))) c.score -= 0.5;
+      // A row of sums read as one that is not its last: the column sums of a summary table ("Total
+      // 2,00,888.50 18,079.97 18,079.97 36,159.94"), or the net of a "Total | net | gross" row ("Total
+      // facture 24.99 29.99"). Read as its last sum such a row gives the invoice's total.
+      const sums = findAmounts(c.line.text).filter((a) => a.decimals);
+      const last = sums.at(-1)?.value ?? 0;
+      if (c.value.kind === 'number' && Math.abs(last - c.value.value) > 0.005 && (sums.length >= 3 || (sums.length === 2 && last > c.value.value))) c.score -= 0.6;
       const rounded = roundedTotal(c, lines);
       if (rounded !== null && c.value.kind === 'number') c.value = { ...c.value, value: rounded, amount: { ...c.value.amount, value: rounded } };
       // What the payment lines say was paid confirms a total (a cash or card line is its own candidate).
@@ -161,6 +166,9 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
   }
   return cands;
 }
+
+/** A line with a name of letters before its last number: an item's row ("Masala Dosa 2 218.83"). */
+const itemRow = (line: Line): boolean => /^\W*\p{L}{3}/u.test(line.text) && /\d[.,]\d{2}\W*$/.test(line.text);
 
 /** A deposit, advance or earlier payment deducted from the total below it. */
 const DEDUCTION_LINE = /\b(deposit|advance|prepaid|prepayment|paid|payment|received|credit|anzahlung|vorauszahlung|acompte|anticipo|aanbetaling|abschlag)\b/iu;

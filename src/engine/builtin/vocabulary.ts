@@ -97,7 +97,7 @@ export const TAX_WORDS = new Set(['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'ss
 export const DUE_WORDS = new Set(['due', 'payable', 'balance', 'outstanding', 'remaining', 'zahlbetrag', 'restbetrag', 'previous', 'offen']);
 
 /** Words of the amount to pay (zu zahlen, net à payer, te betalen): the final sum, even after "net". */
-export const TO_PAY_WORDS = new Set(['zahlen', 'payer', 'betalen', 'betala', 'betale', 'pagar', 'pagare']);
+export const TO_PAY_WORDS = new Set(['zahlen', 'payer', 'betalen', 'betala', 'betale', 'pagar', 'pagare', 'payable']);
 
 /** Words that mark a date as some other date than the document's own date. */
 export const OTHER_DATE_WORDS = new Set([

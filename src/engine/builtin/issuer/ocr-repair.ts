@@ -56,7 +56,9 @@ export function restoreSpacing(text: string): string {
  * in a name also a 0 ending a capitalised abbreviation ("C0." for "CO.").
  */
 export function fixDigitsInWords(text: string, opts: { name: boolean }): string {
-  let out = text.replace(/(?<=\p{L})[01](?=\p{L})/gu, (d, at: number, s: string) => {
+  // Two zeros between letters are two O's ("F00D" in a monospaced font).
+  let out = text.replace(/(?<=\p{L})00(?=\p{L})/gu, (z, at: number, s: string) => (/\p{Ll}/u.test(s[at - 1]) ? 'oo' : 'OO'));
+  out = out.replace(/(?<=\p{L})[01](?=\p{L})/gu, (d, at: number, s: string) => {
     if (d === '0') return /\p{Ll}/u.test(s[at - 1]) && /\p{Ll}/u.test(s[at + 1]) ? 'o' : 'O';
     return /\p{Ll}/u.test(s[at + 1]) ? 'l' : 'I';
   });
@@ -128,7 +130,18 @@ function splitGluedPostcodes(text: string): string {
     .replace(/(?<![\p{L}\p{N}])(\p{L}{3,})(?=\d{4,6}(?![\p{L}\p{N}]))/gu, '$1 ');
 }
 
+/**
+ * Postcodes and state codes with a letter and a digit confused: an l ending a number ("7501l"), the l
+ * of a UK postcode's district ("HGl 1HS"), the O of a US state read as 0 before its ZIP ("0R 97214").
+ */
+function fixPostcodes(text: string): string {
+  return text
+    .replace(/(?<=\d{3})l(?![\p{L}\p{N}])/gu, '1')
+    .replace(/(?<![\p{L}\p{N}])([A-Z]{1,2})l(?=[A-Z\d]?\s\d[A-Z]{2}(?![\p{L}\p{N}]))/gu, '$11')
+    .replace(/(?<![\p{L}\p{N}])0(?=[HKR]\s+\d{5}(?:-\d{4})?(?!\d))/gu, 'O');
+}
+
 /** An address row read by OCR with its letters and digits put back where each belongs. */
 export function repairAddressText(text: string): string {
-  return tidyPunctuation(splitGluedPostcodes(fixLettersInNumbers(fixStreetWords(fixDigitsInWords(text, { name: false })))));
+  return tidyPunctuation(splitGluedPostcodes(fixPostcodes(fixLettersInNumbers(fixStreetWords(fixDigitsInWords(text, { name: false }))))));
 }
