@@ -8,7 +8,7 @@ import { extractFields } from '../../src/engine/builtin/extract-fields.js';
 import { documentLines } from '../../src/engine/layout/lines.js';
 import { hasLegalForm } from '../../src/engine/builtin/issuer/legal-forms.js';
 import { fixDigitsInWords, repairAddressText, repairNameText, restoreSpacing } from '../../src/engine/builtin/issuer/ocr-repair.js';
-import { askedParty } from '../../src/engine/builtin/issuer/party-cues.js';
+import { askedParty, findCues } from '../../src/engine/builtin/issuer/party-cues.js';
 import { pickParty } from '../../src/engine/builtin/issuer/pick-party.js';
 import type { PageText } from '../../src/engine/types.js';
 import { makePage, type FixtureLine } from './page-fixture.js';
@@ -33,6 +33,7 @@ test('spaces OCR dropped are restored at known name endings, brackets and case c
   assert.equal(restoreSpacing('ACMETRADINGSDNBHD'), 'ACME TRADING SDN BHD');
   assert.equal(restoreSpacing('KEDAI(TAMANBARU)SDNBHD'), 'KEDAI (TAMANBARU) SDN BHD');
   assert.equal(restoreSpacing('NorthwindTrading GmbH'), 'Northwind Trading GmbH');
+  assert.equal(restoreSpacing('Groupe Le Petit PontSAS'), 'Groupe Le Petit Pont SAS');
   assert.equal(restoreSpacing('McDonald ACME'), 'McDonald ACME');
   assert.equal(restoreSpacing('S.H.H. MOTOR ( SUNGAI RENGIT ) SDN. BHD'), 'S.H.H. MOTOR (SUNGAI RENGIT) SDN. BHD');
   assert.equal(restoreSpacing('MR . D.I.Y. (M) SDN BHD'), 'MR. D.I.Y. (M) SDN BHD');
@@ -197,4 +198,11 @@ test('the pick carries a score and a wider margin when the evidence is clear', (
   const b = pickParty(unclear, { party: 'seller', part: 'name' });
   assert.equal(a?.value, 'Oakridge Analytics Inc.');
   assert.ok(a && b && a.margin > b.margin && a.score > b.score, `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+});
+
+test('a cue ending in a colon names what follows close after it on its line ("Vendeur: | Tom"), not a column further right', () => {
+  const lines = documentLines([makePage([[[50, 'Vendeur:'], [110, 'Tom']], [[50, 'Bill to:'], [400, 'Ship to:']], 'Article'])], { detectLayout: true });
+  const cues = findCues(lines);
+  assert.equal(cues.find((c) => c.party === 'seller')?.inline, 'Tom');
+  assert.equal(cues.find((c) => c.party === 'buyer')?.inline, null);
 });

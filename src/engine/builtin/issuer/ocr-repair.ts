@@ -45,6 +45,8 @@ export function restoreSpacing(text: string): string {
     .replace(/(\p{L})\(/gu, '$1 (')
     .replace(/\)(\p{L})/gu, ') $1')
     .replace(/(\p{Ll}{3,})(?=\p{Lu}\p{Ll}{2,})/gu, '$1 ')
+    // A legal form in capitals glued to the name before it ("Petit PontSAS", "NorthwindLTD").
+    .replace(/(\p{Ll}{2,})(?=(?:SAS|SARL|SA|GMBH|GmbH|AG|LTD|Ltd|LLC|INC|Inc|BV|NV|AB|SRL|SPA|PLC)(?![\p{L}\p{N}]))/gu, '$1 ')
     .split(' ')
     .map((w) => (/^\p{Lu}{6,}$/u.test(w) ? splitGluedWord(w) : w))
     .join(' ');

@@ -154,7 +154,13 @@ export function findCues(lines: Line[]): Cue[] {
   for (const line of lines) {
     for (const phrase of line.phrases) {
       const c = cueOf(phrase.text) ?? payeeOf(phrase.text) ?? shopThanksOf(phrase.text);
-      if (c) out.push({ ...c, line, phrase });
+      if (!c) continue;
+      // "Vendeur: | Tom": a cue ending in a colon names what follows close after it on its line, not
+      // the line below (text further right is another column).
+      const next = line.phrases[line.phrases.indexOf(phrase) + 1];
+      const close = next && next.x0 - phrase.x1 < 3 * line.height && !cueOf(next.text);
+      const inline = c.inline ?? (/:\s*$/.test(phrase.text) && close ? next.text.trim() : null);
+      out.push({ ...c, inline, line, phrase });
     }
   }
   return out;
