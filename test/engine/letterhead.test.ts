@@ -134,3 +134,8 @@ test('receipt addresses of several countries: a shop number starts them, contact
   const us = read(ocrPage(["Maple's Office Supply", '4381 MARKET ST', 'RALEIGH, NC 27601', 'Tel (919) 555-0142']));
   assert.deepEqual(us, { company: "Maple's Office Supply", address: '4381 MARKET ST RALEIGH, NC 27601' });
 });
+
+test('a shop thanked on the line after the thanks ("Thank you for visiting" / "Clachan") and printed at the top is the shop', () => {
+  const r = read(ocrPage(['Clachan', '34 Kingley Street', 'W1B 5QH', 'Sylvia 26 Feb 2016 15:20', [[50, '2 Meantime Pale'], [300, '10.20']], 'Product Group Services', [[50, 'Total'], [300, '10.20']], 'Thank you for visiting', 'Clachan']));
+  assert.equal(r.company, 'Clachan');
+});

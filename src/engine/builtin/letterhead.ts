@@ -28,7 +28,7 @@ const SENTENCE_WORD = /(?:^|\s)(through|please|will|shall|must|should|your|our|y
 /** Words of the document's labels (totals, numbers, dates, payment), also in other languages. */
 const LABEL_WORDS = new Set([...['number', 'date', 'total', 'quantity', 'price', 'tax', 'phone', 'order', 'currency', 'customer'].flatMap((w) => [...synonymsOf(w)]), 'cash', 'card', 'change', 'payment', 'booking', 'subtotal', 'guest', 'room', 'account']);
 /** Section headings and table column words: "Hotel Details", "Payment Information". */
-const HEADING_WORD = /\b(details|summary|information|description|overview|terms|conditions|remarks|notes|particulars|bank|payment|billing|shipping|contact)\b/i;
+const HEADING_WORD = /\b(details|summ?ary|information|description|overview|terms|conditions|remarks|notes|particulars|bank|payment|billing|shipping|contact)\b/i;
 const DOC_TYPE_WORD = /^(tax\s+)?(invoice|rechnung|facture|receipt|quittung|bill|credit note|gutschrift)\b[\s:]*|[\s:]*\b(tax\s+)?(invoice|rechnung|facture|receipt|quittung)$/gi;
 const SENDER_SEPARATOR = /\s+[-–·•●|]\s+|\s*[·•●|]\s*/;
 /** A sender line over an address window: a name with a company form or trade word, then address parts. */

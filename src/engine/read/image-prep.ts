@@ -6,6 +6,7 @@
 // 0.57), so none is done.
 import sharp, { type Sharp } from 'sharp';
 import { DocumentError } from '../types.js';
+import { skewDegrees } from './deskew.js';
 
 // A long-running service must not keep decoded images in sharp's cache.
 sharp.cache(false);
@@ -60,7 +61,8 @@ export async function prepareImageFile(path: string, page: number): Promise<Prep
       if (scale < 1) pipeline = pipeline.resize(Math.round(width * scale), Math.round(height * scale), { kernel: 'lanczos3' });
       const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
       const gray = info.channels === 1 ? new Uint8Array(data.buffer, data.byteOffset, data.length) : firstChannel(data, info.channels);
-      return { engine: 'ppocr', gray, grayWidth: info.width, grayHeight: info.height, scale: info.width / width, width, height, density };
+      const straight = await straighten(gray, info.width, info.height);
+      return { engine: 'ppocr', gray: straight.gray, grayWidth: straight.width, grayHeight: straight.height, scale: info.width / width, width, height, density };
     }
     const gray = (meta.channels ?? 1) >= 3 && width * height <= INK_GRAY_MAX_PIXELS ? await inkDarkGray(img) : img;
     return { engine: 'tesseract', ...(await finish(gray, width, height)), width, height, density };
@@ -99,6 +101,22 @@ async function inkDarkGray(img: Sharp): Promise<Sharp> {
     gray[i] = lum < INK_LUMINANCE ? Math.min(r, g, b) : Math.round(lum);
   }
   return sharp(gray, { raw: { width: info.width, height: info.height, channels: 1 } });
+}
+
+/**
+ * The grey image turned so that its text lines run level (PP-OCR cuts lines out as upright boxes). The
+ * turned image is a little larger; word boxes stay in its pixels, near enough to the page's for layout.
+ */
+async function straighten(gray: Uint8Array, width: number, height: number): Promise<{ gray: Uint8Array; width: number; height: number }> {
+  const degrees = skewDegrees(gray, width, height);
+  if (degrees === 0) return { gray, width, height };
+  const { data, info } = await sharp(gray, { raw: { width, height, channels: 1 } })
+    .rotate(degrees, { background: { r: 255, g: 255, b: 255 } })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const out = info.channels === 1 ? new Uint8Array(data.buffer, data.byteOffset, data.length) : firstChannel(data, info.channels);
+  return { gray: out, width: info.width, height: info.height };
 }
 
 function firstChannel(data: Buffer, channels: number): Uint8Array {

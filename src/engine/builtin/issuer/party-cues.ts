@@ -142,18 +142,24 @@ export function payeeOf(phraseText: string): { party: Party; inline: string | nu
 const SHOP_THANKS =
   /(?:\bfor\s+(?:shopping|dining|visiting|choosing|staying)(?:\s+(?:at|with|in))?|\bwelcome\s+to|\bf(?:ü|ue)r\s+ihren\s+(?:einkauf|besuch)\s+(?:bei|im|in\s+der|in)|\bvotre\s+visite\s+(?:chez|à))\s+(?!(?:us|our|unser\w*|uns|nous|notre)\b)(\p{Lu}.*)$/iu;
 
-/** A phrase thanking for (or welcoming to) a visit of the shop it names, and that name. */
-export function shopThanksOf(phraseText: string): { party: Party; inline: string; thanks: true } | null {
-  const m = SHOP_THANKS.exec(phraseText.trim().replace(/[’‘`´]/g, "'"));
+/**
+ * A phrase thanking for (or welcoming to) a visit of the shop it names, and that name; the name may
+ * be printed on the next line ("Thank you for visiting" / "Clachan").
+ */
+export function shopThanksOf(phraseText: string, nextLine = ''): { party: Party; inline: string; thanks: true } | null {
+  const text = phraseText.trim().replace(/[’‘`´]/g, "'");
+  const next = nextLine.trim();
+  const m = SHOP_THANKS.exec(text) ?? (next.split(/\s+/).length <= 5 ? SHOP_THANKS.exec(`${text} ${next}`) : null);
   const name = m?.[1].replace(/[\s!.]+$/u, '');
   return name ? { party: 'seller', inline: name, thanks: true } : null;
 }
 
 export function findCues(lines: Line[]): Cue[] {
   const out: Cue[] = [];
-  for (const line of lines) {
+  for (const [i, line] of lines.entries()) {
     for (const phrase of line.phrases) {
-      const c = cueOf(phrase.text) ?? payeeOf(phrase.text) ?? shopThanksOf(phrase.text);
+      const below = lines[i + 1]?.page === line.page && phrase === line.phrases.at(-1) ? lines[i + 1].text : '';
+      const c = cueOf(phrase.text) ?? payeeOf(phrase.text) ?? shopThanksOf(phrase.text, below);
       if (!c) continue;
       // "Vendeur: | Tom": a cue ending in a colon names what follows close after it on its line, not
       // the line below (text further right is another column).

@@ -107,7 +107,16 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
   // The buyer's name printed again elsewhere (over its address at the top, as "Subscriber: ...") is still the buyer's.
   const buyerNames = new Set(cuedCandidates(lines, cues.filter((c) => c.party !== 'seller')).map((c) => fold(c.text)));
   const cands = [...issuerCandidates(lines, cues.filter((c) => c.party === 'seller'), buyerZone), ...labelledNames(labelled)];
-  const b = best(cands.map((c) => (buyerNames.has(fold(c.text)) ? { ...c, score: c.score - 0.9 } : c)));
+  // A name a seller cue gives that is printed on another line too (the letterhead's "Clachan" and the
+  // footer's "Thank you for visiting Clachan") is the issuer's more surely than either alone.
+  const cueLines = new Set(cues.filter((c) => c.party === 'seller').map((c) => c.line.index));
+  const linesOf = new Map<string, Set<number>>();
+  for (const c of cands) linesOf.set(fold(c.text), (linesOf.get(fold(c.text)) ?? new Set()).add(c.line.index));
+  const repeated = (c: NameCandidate) => {
+    const at = linesOf.get(fold(c.text)) ?? new Set<number>();
+    return at.size >= 2 && [...at].some((i) => cueLines.has(i));
+  };
+  const b = best(cands.map((c) => (buyerNames.has(fold(c.text)) ? { ...c, score: c.score - 0.9 } : repeated(c) ? { ...c, score: c.score + 0.3 } : c)));
   return b && { name: joinNameAbove(lines, b.top), margin: b.margin };
 }
 

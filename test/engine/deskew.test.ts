@@ -1,0 +1,25 @@
+// The skew of a page's text lines, measured on rendered lines of text turned by known angles.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import sharp from 'sharp';
+import { skewDegrees } from '../../src/engine/read/deskew.js';
+
+async function receipt(turn: number): Promise<{ gray: Uint8Array; width: number; height: number }> {
+  const rows = ['KWONG WAH GROUP ENTERPRISE', 'LOT G-36, GROUND FLOOR, MIDVALLEY MEGAMALL', 'JALAN TEBRAU, 10200 GEORGETOWN', 'TEL: 04-2261234'];
+  for (let i = 0; i < 14; i++) rows.push(`ITEM ${i + 1} NASI LEMAK SPECIAL      ${(i + 3).toFixed(2)}`);
+  const text = rows.map((r, i) => `<text x="40" y="${60 + i * 34}" font-family="DejaVu Sans Mono" font-size="20">${r}</text>`).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="760" height="760"><rect width="100%" height="100%" fill="#fff"/>${text}</svg>`;
+  const { data, info } = await sharp(Buffer.from(svg)).rotate(turn, { background: '#fff' }).greyscale().raw().toBuffer({ resolveWithObject: true });
+  return { gray: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+}
+
+test('the angle that levels text lines turned by a degree or two; a level page is left alone', async () => {
+  for (const turn of [1.5, -2, 3]) {
+    const r = await receipt(turn);
+    const d = skewDegrees(r.gray, r.width, r.height);
+    assert.ok(Math.abs(d + turn) <= 0.3, `turned ${turn}°, measured ${d}°`);
+  }
+  const level = await receipt(0);
+  assert.equal(skewDegrees(level.gray, level.width, level.height), 0);
+  assert.equal(skewDegrees(new Uint8Array(100 * 100).fill(255), 100, 100), 0);
+});
