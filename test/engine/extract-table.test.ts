@@ -149,6 +149,19 @@ test('"Ext. Price" is one amount column, "Item No." a code column beside the des
   );
 });
 
+test('a table without a header: an item named with a charge word, multiplied out in its text or summed into the subtotal, is an item', () => {
+  const t = read([
+    'Invoice number: INV-2197',
+    [[50, 'Cat6 patch cable 2m (196 x $3.24)'], [452, '$635.04']],
+    [[50, 'Courier - same day delivery (6 x $57.50)'], [452, '$345.00']],
+    [[50, 'Delivery and setup'], [458, '$29.00']],
+    [[300, 'Subtotal'], [440, '$1,009.04']],
+    [[300, 'Shipping'], [458, '$15.00']],
+    [[300, 'Total due'], [440, '$1,024.04']],
+  ]);
+  assert.deepEqual(amounts(t.rows), [635.04, 345, 29]);
+});
+
 test('an item named with a charge word is an item when its quantity times unit price is its amount', () => {
   const t = read([
     [[50, 'Description'], [300, 'Qty'], [380, 'Unit Price'], [480, 'Amount']],

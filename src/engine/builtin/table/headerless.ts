@@ -7,6 +7,7 @@ import type { DecimalMark } from '../parse-amount.js';
 import { cellNumber } from './cell-numbers.js';
 import type { TableSub } from './column-roles.js';
 import type { Column } from './table-header.js';
+import { addsUp } from './row-arithmetic.js';
 import { isTotalsLine } from './totals-line.js';
 
 export interface HeaderlessTable {
@@ -27,11 +28,21 @@ function trailingNumbers(line: Line, mark: DecimalMark): Word[] {
   return out;
 }
 
+/** "Courier - same day delivery (6 x £57.50) £345.00": a count times a price printed in the text that gives the line's amount. */
+function multipliedOut(line: Line, amount: number, mark: DecimalMark): boolean {
+  const m = /(\d+(?:[.,]\d+)?)\s*[x×]\s*[^\d\s]{0,3}\s*(\d[\d.,']*)/iu.exec(line.text);
+  const qty = m && cellNumber(m[1], mark);
+  const price = m && cellNumber(m[2], mark);
+  return !!qty && !!price && addsUp(qty.value, price.value, amount);
+}
+
 function isItemLine(line: Line, mark: DecimalMark): boolean {
   const nums = trailingNumbers(line, mark);
-  if (nums.length === 0 || !cellNumber(nums[nums.length - 1].text, mark)?.money) return false;
+  const amount = nums.length ? cellNumber(nums[nums.length - 1].text, mark) : null;
+  if (!amount?.money) return false;
   const text = line.words.filter((w) => w.x1 <= nums[0].x0 && /\p{L}{2}/u.test(w.text));
-  return text.length > 0 && !isTotalsLine(line);
+  // An item named with a charge word is still an item when its count times its price is its amount.
+  return text.length > 0 && (!isTotalsLine(line) || multipliedOut(line, amount.value, mark));
 }
 
 interface Block {
@@ -73,6 +84,33 @@ function blocksOf(lines: Line[], mark: DecimalMark): Block[] {
   return blocks;
 }
 
+const SUBTOTAL = /^\W*(sub-?\s?total|zwischensumme|sous-total|subtotaal|subtotale|net total|total net)\b/i;
+const lastAmount = (line: Line, mark: DecimalMark): number | null => {
+  const nums = trailingNumbers(line, mark);
+  return nums.length ? (cellNumber(nums[nums.length - 1].text, mark)?.value ?? null) : null;
+};
+
+/**
+ * Charge lines between the items and their subtotal ("Delivery and setup $29.00") that the subtotal
+ * adds up with the items: printed as items, counted as items.
+ */
+function chargesInSubtotal(lines: Line[], block: Block, mark: DecimalMark): { line: Line; more: Line[] }[] {
+  const last = block.items[block.items.length - 1].line;
+  const charges: Line[] = [];
+  for (const line of lines.slice(last.index + 1, last.index + 6)) {
+    if (line.page !== last.page) break;
+    const amount = lastAmount(line, mark);
+    if (amount === null) continue;
+    if (SUBTOTAL.test(line.text)) {
+      const sum = [...block.items.map((it) => it.line), ...charges].reduce((n, l) => n + (lastAmount(l, mark) ?? 0), 0);
+      return charges.length && Math.abs(sum - amount) < 0.015 ? charges.map((l) => ({ line: l, more: [] })) : [];
+    }
+    if (!isTotalsLine(line) || Math.abs(line.x1 - block.right) > Math.max(2, 0.5 * line.height)) return [];
+    charges.push(line);
+  }
+  return [];
+}
+
 /** The longest run of at least two item lines, with its number columns given to the amount subFields. */
 export function headerlessTable(lines: Line[], subs: TableSub[], mark: DecimalMark): HeaderlessTable | null {
   const blocks = blocksOf(lines, mark)
@@ -83,7 +121,8 @@ export function headerlessTable(lines: Line[], subs: TableSub[], mark: DecimalMa
     })
     .filter((b) => b.items.length >= 2);
   if (blocks.length === 0) return null;
-  const block = blocks.reduce((a, b) => (b.items.length > a.items.length ? b : a));
+  const longest = blocks.reduce((a, b) => (b.items.length > a.items.length ? b : a));
+  const block = { ...longest, items: [...longest.items, ...chargesInSubtotal(lines, longest, mark)] };
   // Number columns by right edge, the widest count of trailing numbers any item has (three at most).
   const numbers = block.items.map((it) => trailingNumbers(it.line, mark).slice(-3));
   const n = Math.max(...numbers.map((ns) => ns.length));
