@@ -224,7 +224,7 @@ export function cuedCandidates(lines: Line[], cues: Cue[]): NameCandidate[] {
 /**
  * A name printed over two lines ("LIAN CHI VEGETARIAN" / "RESTAURANT SDN BHD"): the line right
  * above a name with a company form is its first half when it is in capitals like it, about as tall,
- * and holds no digits, company form or document word of its own.
+ * full enough that the name had to wrap, and holds no digits, company form or document word of its own.
  */
 export function joinNameAbove(lines: Line[], best: NameCandidate): NameCandidate {
   const above = lines.find((l) => l.index === best.line.index - 1);
@@ -234,7 +234,13 @@ export function joinNameAbove(lines: Line[], best: NameCandidate): NameCandidate
   const caps = (s: string) => s === s.toUpperCase() && /\p{Lu}{2}/u.test(s);
   const similar = above.height <= best.line.height * 1.3 && above.height >= best.line.height * 0.75;
   const close = best.line.y0 - above.y1 < 1.2 * best.line.height;
-  if (caps(t) && caps(best.text) && similar && close && meanConf(above) >= 60 && !/\d/.test(t) && !looksLikeCompany(t) && !NOT_A_NAME.test(t) && letterRatio(t) >= 0.8) {
+  // A wrapped name fills its first line: the next word would not have fitted beside it in the widest
+  // line of the page's top. A short line over the name is a brand or a branch ("FUEL STOP LAKESIDE").
+  const top = lines.filter((l) => l.page === best.line.page && l.index <= best.line.index + 10);
+  const widest = Math.max(...top.map((l) => l.x1 - l.x0));
+  const firstWord = best.line.words[0];
+  const wrapped = above.x1 - above.x0 + (firstWord.x1 - firstWord.x0) + 0.5 * best.line.height > 0.9 * widest;
+  if (wrapped && caps(t) && caps(best.text) && similar && close && meanConf(above) >= 60 && !/\d/.test(t) && !looksLikeCompany(t) && !NOT_A_NAME.test(t) && letterRatio(t) >= 0.8) {
     return { ...best, text: `${repairNameText(t)} ${best.text}` };
   }
   return best;
