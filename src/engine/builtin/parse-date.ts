@@ -214,6 +214,9 @@ const US_STATES =
   'AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY';
 /** A US address: a state's two letters and a ZIP code ("Portland, OR 97205", "NY 10001-2345"). */
 const US_ADDRESS = new RegExp(`(?:^|[\\s,])(?:${US_STATES})\\s+\\d{5}(?:-\\d{4})?(?!\\d)`, 'm');
+/** OCR's 0 for the O of OH, OK, OR ("c0 80302" is CO, "0R 97214" OR). */
+const stateOcr = (text: string): string =>
+  text.replace(/(?<![A-Za-z0-9])[A-Za-z0]{2}(?=\s+\d{5}(?:-\d{4})?(?!\d))/g, (s) => (/[a-z0]/.test(s) ? s.toUpperCase().replace(/0/g, 'O') : s));
 
 /**
  * Whether a document's ambiguous slash dates (03/05/2024) read month first: as its own unambiguous
@@ -224,5 +227,5 @@ const US_ADDRESS = new RegExp(`(?:^|[\\s,])(?:${US_STATES})\\s+\\d{5}(?:-\\d{4})
 export function readsMonthFirst(text: string): boolean {
   if (showsMonthFirst(text)) return true;
   if (/\d{1,2}\.\d{1,2}\.\d{2,4}/.test(text) || DAY_FIRST_DOLLARS.test(text) || DAY_FIRST_PLACE.test(text)) return false;
-  return US_ADDRESS.test(text) || /\$\s?\d{1,3}(?:,?\d{3})*\.\d{2}\b/.test(text);
+  return US_ADDRESS.test(stateOcr(text)) || /\$\s?\d{1,3}(?:,?\d{3})*\.\d{2}\b/.test(text);
 }

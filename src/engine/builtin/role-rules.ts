@@ -235,10 +235,13 @@ export function askedDateWords(terms: FieldTerms): Set<string> {
   return new Set(asked.flatMap((t) => [...synonymsOf(t)].filter((s) => hasWord([s], OTHER_DATE_WORDS))));
 }
 
-/** An other-date word before a date labels it, unless a number word follows it ("Order No. 1000219 11/03/2018"). */
+/**
+ * An other-date word before a date labels it, unless a number word or sign follows it ("Order No.
+ * 1000219 11/03/2018", "Check #3244 05/02/2023": the word names a number there).
+ */
 function labelsOtherDate(before: string[]): boolean {
   const at = before.findLastIndex((t) => hasWord([t], OTHER_DATE_WORDS));
-  return at >= 0 && !before.slice(at + 1).some((t) => NUMBER_WORDS.has(t));
+  return at >= 0 && !before.slice(at + 1).some((t) => NUMBER_WORDS.has(t) || /^#\d/.test(t));
 }
 
 /**

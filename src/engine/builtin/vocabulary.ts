@@ -16,7 +16,9 @@ const SYNONYM_GROUPS: string[][] = [
     // "to pay": zu zahlen, net à payer, te betalen, att betala, a pagar, da pagare.
     'zahlen', 'payer', 'betalen', 'betala', 'betale', 'pagar', 'pagare',
     // Finnish and Polish: yhteensä, maksettava, razem, do zapłaty.
-    'yhteensä', 'maksettava', 'razem', 'zapłaty', 'zaplaty'],
+    'yhteensä', 'maksettava', 'razem', 'zapłaty', 'zaplaty',
+    // What a ticket costs: fare, Fahrpreis, Parkgebühr.
+    'fare', 'fahrpreis', 'parkgebühr', 'parkgebuhr', 'gebühr', 'gebuhr'],
   ['vendor', 'seller', 'supplier', 'from', 'company', 'merchant', 'issuer', 'store', 'shop', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur', 'proveedor', 'fornitore', 'fornecedor', 'leverancier', 'vendedor', 'emisor', 'sprzedawca', 'myyjä', 'säljare', 'leverandør'],
   ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to', 'cliente', 'klant', 'kund', 'comprador', 'asiakas', 'nabywca', 'destinatario'],
   ['address', 'addr', 'adresse', 'anschrift', 'location', 'dirección', 'direccion', 'indirizzo', 'endereço', 'morada', 'adres'],
@@ -131,6 +133,9 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     'returnable', 'refund', 'exchange', 'sales associate', 'gst summary', 'come again', 'bon', 'tendered', 'eftpos',
     'barzahlung', 'bediener', 'bediente', 'tisch', 'vielen dank', 'bewirtung', 'fahrkarte', 'fahrschein', 'einzelkarte',
     'tageskarte', 'caissier', 'caissière', 'articles', 'réglé', 'merci de votre visite', 'couverts', 'ec-karte', 'girocard',
+    // Fuel, parking and transit tickets.
+    'kreditkarte', 'säule', 'zapfsäule', 'parkgebühr', 'einfahrt', 'ausfahrt', 'kassenautomat', 'gute fahrt', 'fahrpreis', 'fare', 'pump',
+    'parking', 'entry', 'exit',
   ],
   contract: ['agreement', 'contract', 'party', 'parties', 'hereby', 'terms', 'conditions', 'signature', 'signed', 'clause', 'vertrag', 'contrat'],
   letter: ['dear', 'sincerely', 'regards', 'yours', 'sehr geehrte', 'mit freundlichen', 'madame', 'monsieur', 'cordialement'],

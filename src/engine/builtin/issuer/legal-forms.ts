@@ -21,7 +21,9 @@ const GLUED_FORM = /(sdn\.?\s*bhd|bhd|berhad|gmbh|ltd|limited|llc|inc|corp|plc|s
 /** The name without its legal forms: "ACME Trading, Inc." -> "ACME Trading,". */
 export const withoutLegalForm = (text: string): string =>
   text.replace(new RegExp(STRONG_FORM.source, 'gi'), ' ').replace(WEAK_FORM, '').trim();
-export const hasLegalForm = (text: string): boolean => STRONG_FORM.test(text) || WEAK_FORM.test(text.trim());
+/** French forms are often printed before the name: "SAS Halles Distribution", "SELARL Pharmacie Lefèvre". */
+const LEADING_FORM = /^(?:SAS|SASU|SARL|SELARL|EURL|SCI|SNC|SCP)\s+\p{Lu}/u;
+export const hasLegalForm = (text: string): boolean => STRONG_FORM.test(text) || WEAK_FORM.test(text.trim()) || LEADING_FORM.test(text.trim());
 export const hasTradeWord = (text: string): boolean => TRADE_WORD.test(text);
 /** A legal form or a trade word, also glued to the name by OCR. */
 export const looksLikeCompany = (text: string): boolean => hasLegalForm(text) || hasTradeWord(text) || GLUED_FORM.test(text);

@@ -7,7 +7,7 @@ export const NOT_A_NAME =
   /\b(tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|no\.?|nr\.?|gst|vat|reg|siret|siren|iban|swift|bic|kassenbon|beleg|table|cashier|thank|thanks|merci|danke|vielen|welcome|visit|visite)\b|invoice|rechnung|facture|factura|fattura|fatura|factuur|faktura|receipt|quittung/i;
 /** Where an address ends: contact, tax and document lines (document words also glued by OCR: "TAXINVOICE"). */
 export const ADDRESS_STOP =
-  /\b(tel|phone|ph|mob|mobile|hp|fax|e-?mail|www|http|gst|gstid|gstin|fssai|lic|vat|tax|reg|date|datum|cashier|table|document|no\s*:|steuer\p{L}*|st\.?-?nr|ust|ust-?id\p{L}*|uid|mwst|tva|siret|siren|iban|bic|nif|cif|nipc?|kvk|btw|p\.?\s?iva|c\.?\s?f|abn|org\.?\s?nr|cliente?|customer|kunde|klant|bill\s+of\s+supply)(?![\p{L}\p{N}])|@|(?<![\p{L}\p{N}])\+\d{2}|invoice|receipt|rechnung|facture|factura|fattura|fatura|factuur|faktura/iu;
+  /\b(tel|tél|phone|ph|mob|mobile|hp|fax|e-?mail|www|http|gst|gstid|gstin|fssai|lic|vat|tax|reg|date|datum|cashier|table|document|no\s*:|steuer\p{L}*|st\.?-?nr|ust|ust-?id\p{L}*|uid|mwst|tva|siret|siren|iban|bic|nif|cif|nipc?|kvk|btw|p\.?\s?iva|c\.?\s?f|abn|org\.?\s?nr|cliente?|customer|kunde|klant|bill\s+of\s+supply|quittung|ticket|beleg|kassenbon|tid\s*:|mid\s*:|mgr)(?![\p{L}\p{N}])|\b(?:store|st)\s*#\s*\d|@|(?<![\p{L}\p{N}])\+\d{2}|invoice|receipt|rechnung|facture|factura|fattura|fatura|factuur|faktura/iu;
 /** General street and area words of addresses (English, German, French, Malay, Spanish, Italian). */
 const STREET_WORDS =
   /\b(street|road|avenue|ave|blvd|boulevard|lane|drive|suite|floor|flr|level|lot|unit|block|blk|building|bldg|plaza|jalan|jln|jl|lorong|lrg|taman|tmn|kawasan|bandar|persiaran|strasse|straße|str|weg|platz|allee|gasse|rue|chemin|route|autoroute|quai|via|viale|piazza|corso|calle|avenida|avda|paseo|carrer|rua|praça|travessa|largo)\b/i;
@@ -27,7 +27,7 @@ const TOWN_POSTCODE6 = /\p{L}{3,}\s?[-–]?\s?\d{6}(?!\d)/u;
 /** A line that reads as part of an address: a house number first (also "Shop 16,", "Shop No. 22"), a postcode, or a street word. */
 export const addressLike = (text: string): boolean =>
   /^\W*\d+\w?\b|^\W*(?:no|nr|lot|unit|shop|kiosk|stall|suite)\.?\s*(?:no\.?\s*)?\d|^\W*[A-Z]{0,3}\d[\w-]*,/i.test(text) ||
-  /\b\d{4,5}\b/.test(text) ||
+  /(?<!#\s?)\b\d{4,5}\b/.test(text) ||
   POSTCODE.test(text) ||
   TOWN_POSTCODE6.test(text) ||
   STREET_WORDS.test(text) ||
@@ -46,7 +46,8 @@ export const streetAddress = (text: string): boolean =>
 /** Lines under a name that carry its registration or tax number, not its address: "(123456-X)", "Company No: 12345-A", "GST ID: 0012". */
 export const REGISTRATION_LINE =
   /^[({[][^)}\]]*\d[^)}\]]*[)}\]]?$|\b(company|co|reg|roc|registration|business)\b\.?\s*(no|nr|number)\b|\b(gst|vat|tax|sst)\b.{0,12}\b(no|nr|id|reg)\b|\b(no|nr)\b\W{0,3}[A-Z]{0,4}\d{5,}-?[A-Z]?\W*$/i;
-export const PHONE = /\d{2,4}[-\s]\s?\d{3,4}\s?\d{3,4}/;
+/** Phone numbers: "07-382 2812", "(480) 555-0134", "04 48 70 73 41", "0593804010". */
+export const PHONE = /\d{2,4}[-\s]\s?\d{3,4}\s?\d{3,4}|\(\d{3}\)\s?\d{3}-\d{4}|(?<!\d)0\d(?:[\s.]\d{2}){4}(?!\d)|(?<![\d-])0\d{9}(?!\d)/;
 /** OCR noise: fewer than three letters or digits. */
 export const isJunk = (text: string): boolean => (text.match(/[\p{L}\p{N}]/gu) ?? []).length < 3;
 /** A number alone on its line (a tax or registration number without its label). */

@@ -143,7 +143,12 @@ function fixPostcodes(text: string): string {
     .replace(/(?<![\p{L}\p{N}])0(?=[HKR]\s+\d{5}(?:-\d{4})?(?!\d))/gu, 'O');
 }
 
+/** The recogniser knows no ß: "BahnhofstraBe 12", "HAUPTSTRA8E" are Bahnhofstraße, HAUPTSTRASSE. */
+function fixEszett(text: string): string {
+  return text.replace(/(?<=\p{Ll})stra[B8]e(?!\p{L})/gu, 'straße').replace(/(?<=\p{Lu})STRA[B8]E(?!\p{L})/gu, 'STRASSE');
+}
+
 /** An address row read by OCR with its letters and digits put back where each belongs. */
 export function repairAddressText(text: string): string {
-  return tidyPunctuation(splitGluedPostcodes(fixPostcodes(fixLettersInNumbers(fixStreetWords(fixDigitsInWords(text, { name: false }))))));
+  return tidyPunctuation(splitGluedPostcodes(fixPostcodes(fixLettersInNumbers(fixStreetWords(fixDigitsInWords(fixEszett(text), { name: false }))))));
 }

@@ -44,6 +44,8 @@ export interface PartyAddress {
 const EU_VAT_ID = String.raw`(?:ATU\d{8}|(?:DE|FR|IT|NL|BE|ES|PT|LU|IE|DK|FI|SE|PL|CZ|SK|SI|HU|RO|BG|HR|GR|EL|EE|LV|LT|CY|MT)[A-Z0-9]{2}\d{6,10})`;
 const EU_VAT_ID_AT_END = new RegExp(String.raw`[\s,;]+${EU_VAT_ID}\s*$`);
 const EU_VAT_ID_ROW = new RegExp(String.raw`^\W*${EU_VAT_ID}\W*$`);
+/** A count of an item or a fare: "2 X ADULT ANYTIME SINGLE", "Tageskarte Preisstufe 1". */
+const ITEM_COUNT = /^\W*\d+\s*[xX×]\s+\p{L}|\b(?:preisstufe|tageskarte|einzelfahrt|fahrkarte|fahrschein|zones?\s+\d)/iu;
 
 /** OCR read a row this unsurely (mean word confidence): it may be a misread address row. */
 const UNSURE_ROW = 70;
@@ -74,7 +76,8 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
       }
     }
     // A price at the end of a line means the items have started.
-    if (ADDRESS_STOP.test(text) || findDates(text).length || PHONE.test(text) || bareNumber(text) || EU_VAT_ID_ROW.test(text) || /\d[.,]\d{2}$/.test(text)) break;
+    // So does a count of an item ("2 X ADULT SINGLE") or a ticket's fare zone.
+    if (ADDRESS_STOP.test(text) || findDates(text).length || PHONE.test(text) || bareNumber(text) || EU_VAT_ID_ROW.test(text) || /\d[.,]\d{2}$/.test(text) || ITEM_COUNT.test(text)) break;
     // A registration number run into the first address line ("789117-W NO.53 ...") is not address;
     // five digits alone are a postcode ("40150 SHAH ALAM").
     used.push(row);

@@ -116,8 +116,9 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
     const at = linesOf.get(fold(c.text)) ?? new Set<number>();
     return at.size >= 2 && [...at].some((i) => cueLines.has(i));
   };
-  const b = best(cands.map((c) => (buyerNames.has(fold(c.text)) ? { ...c, score: c.score - 0.9 } : repeated(c) ? { ...c, score: c.score + 0.3 } : c)));
-  return b && { name: joinNameAbove(lines, b.top), margin: b.margin };
+  const scored = cands.map((c) => (buyerNames.has(fold(c.text)) ? { ...c, score: c.score - 0.9 } : repeated(c) ? { ...c, score: c.score + 0.3 } : c));
+  const b = best(scored);
+  return b && { name: joinNameAbove(lines, legalLineUnder(b.top, scored)), margin: b.margin };
 }
 
 /** A form of address alone on its line over the name ("Herrn", "Frau", "Firma", "Madame", "Spett.le"). */
@@ -172,6 +173,17 @@ function letterheadAddress(lines: Line[], name: NameCandidate): PartyAddress | n
     if (address) return address;
   }
   return null;
+}
+
+/**
+ * A brand over the legal name ("THE LUMEN" over "Lumen Hospitality Pte Ltd", "MARCHE DES HALLES" over
+ * "SAS Halles Distribution"): a name without a legal form whose next line or the one after is a name
+ * with one gives that legal name.
+ */
+function legalLineUnder(top: NameCandidate, cands: NameCandidate[]): NameCandidate {
+  if (hasLegalForm(top.text)) return top;
+  const under = cands.filter((c) => c.line.page === top.line.page && c.line.index > top.line.index && c.line.index <= top.line.index + 2 && c.score > 0 && hasLegalForm(c.text));
+  return under.length ? under.reduce((a, b) => (b.score > a.score ? b : a)) : top;
 }
 
 /**

@@ -1,0 +1,42 @@
+// Receipts as shops of several countries print them: where the address ends, the legal name under a
+// brand, ticket fares, the date beside a check number, OCR's ß and the O of a state.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FieldDefinition } from '../../src/api/types.js';
+import { extractFields } from '../../src/engine/builtin/extract-fields.js';
+import type { PageText } from '../../src/engine/types.js';
+import { makePage, type FixtureLine } from './page-fixture.js';
+
+const FIELDS: FieldDefinition[] = [
+  { name: 'company', type: 'text', description: 'Name of the shop or business' },
+  { name: 'date', type: 'date', description: 'Date of purchase' },
+  { name: 'address', type: 'text', description: 'Address of the shop' },
+  { name: 'total', type: 'number', description: 'Total amount paid' },
+];
+/** An OCR page: every word read with a confidence of 90. */
+function ocr(lines: FixtureLine[]): PageText {
+  const page = makePage(lines);
+  for (const w of page.words) w.conf = 90;
+  return { ...page, source: 'ocr' };
+}
+const read = (lines: FixtureLine[]) => extractFields({ pages: [ocr(lines)], fields: FIELDS, dateFormat: null, detectLayout: true, detectTables: false }).data;
+
+test('an address ends at a store number, a phone number, a terminal id or a ticket line', () => {
+  assert.equal(read(['VALLEY FRESH FOODS', '1820 W Main St', 'Mesa, AZ 85201', '(480) 555-0134 Mgr: MARIA', 'Store #0412']).address, '1820 W Main St Mesa, AZ 85201');
+  assert.equal(read(['FRESH MART', 'Store #2231', '2150 N Loop 1604 W', 'San Antonio, TX 78248']).address, '2150 N Loop 1604 W San Antonio, TX 78248');
+  assert.equal(read(['PHARMACIE DU CENTRE', '4 rue Victor Hugo', '06000 Nice', 'Tél : 04 48 70 73 41']).address, '4 rue Victor Hugo 06000 Nice');
+  assert.equal(read(['CAFE LUMIERE', '9 avenue Foch', '75016 Paris', 'TID: 74766533 MID: 240736685304']).address, '9 avenue Foch 75016 Paris');
+  assert.equal(read(['NORTHERN RAIL', 'Central Station, Station Road', 'Leeds LS1 4DY', '2 X ADULT ANYTIME SINGLE']).address, 'Central Station, Station Road Leeds LS1 4DY');
+  assert.equal(read(['BÄCKEREI SONNE', 'BahnhofstraBe 12', '80335 München', 'QUITTUNG']).address, 'Bahnhofstraße 12 80335 München');
+});
+
+test('a brand over the legal name gives the legal name; a French form may come first', () => {
+  assert.equal(read(['THE LUMEN', 'Lumen Hospitality Pte Ltd', '1 Bayfront Avenue', 'Singapore 018971']).company, 'Lumen Hospitality Pte Ltd');
+  assert.equal(read(['MARCHE DES HALLES', 'SAS Halles Distribution', '12 rue de la République', '69002 Lyon']).company, 'SAS Halles Distribution');
+});
+
+test("a ticket's fare is its total; a check number does not hide the date; OCR's 0 for a state's O still reads the date month-first", () => {
+  assert.equal(read(['CITY PARKING', 'Einfahrt 12:01', [[50, 'Parkgebuhr'], [300, '4,00 EUR']], 'enth. MwSt 19% 0,64']).total, 4);
+  const bill = read(['PEARL STREET GRILL', '1207 Pearl Street', 'Boulder, c0 80302', 'Check #3244 05/02/2023 8:33 PM', [[50, 'TOTAL'], [300, '42.10']]]);
+  assert.equal(bill.date, '2023-05-02');
+});
