@@ -194,3 +194,12 @@ test("an invoice number's value under its label in a tight grid; another thing's
   };
   assert.equal(extractFields({ pages: [tight], fields, dateFormat: null, detectLayout: true, detectTables: false }).data.invoice_number, '7092854');
 });
+
+test('the amount due after a deduction beats the invoice total it came from; Czech totals', () => {
+  const toPay = [{ name: 'total', type: 'number' as const, description: 'Total amount to pay, including tax' }];
+  const due = read(['Granite Peak IT Services, Inc.', [[300, 'Invoice Total'], [480, '$1,214.55']], [[300, 'Less: Deposit Received 09/05/2025'], [480, '-$300.00']], [[300, 'AMOUNT DUE'], [480, '$914.55']]], toPay);
+  assert.equal(due.total, 914.55);
+  const sevdesk = read(['Kaiser GmbH', [[300, 'Gesamtbetrag (brutto)'], [480, '629,38 €']], [[300, 'abzgl. Anzahlung'], [480, '-189,00 €']], [[300, 'Zahlbetrag'], [480, '440,38 €']]], toPay);
+  assert.equal(sevdesk.total, 440.38);
+  assert.equal(read(['Stavebniny Hořice a.s.', 'Faktura - daňový doklad', [[300, 'DPH 21 %'], [480, '2 210,00']], [[300, 'Celkem k úhradě'], [480, '12 734,00 Kč']]], toPay).total, 12734);
+});

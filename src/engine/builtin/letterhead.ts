@@ -117,7 +117,15 @@ export function nameEvidence(text: string, line: Line): number {
 
 /** Name text cut from a phrase or line: without a document title, a leading label or a trailing registration number. */
 export function cleanName(raw: string, ocr: boolean, minLetters = 4): string | null {
-  const text = raw.replace(DOC_TYPE_WORD, '').replace(TRAILING_REG_NO, '').replace(/^[^:]{1,25}:\s*/, '').replace(DEPARTMENT, '').replace(/[,;]+$/, '').trim();
+  const text = raw
+    .replace(DOC_TYPE_WORD, '')
+    .replace(TRAILING_REG_NO, '')
+    .replace(/^[^:]{1,25}:\s*/, '')
+    .replace(DEPARTMENT, '')
+    .replace(/[,;]+$/, '')
+    // A sentence's full stop ("payable to Cascade Valley Electric."), not an abbreviation's ("Co.", "Inc.").
+    .replace(/(?<=\p{Ll}{4})\.$/u, '')
+    .trim();
   const letters = (text.match(/\p{L}/gu) ?? []).length;
   if (letters < minLetters || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8) return null;
   return ocr ? repairNameText(text) : text;

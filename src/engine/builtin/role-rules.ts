@@ -155,7 +155,11 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
     }
   }
   if (terms.role === 'total') settleNetAndGross(cands);
-  if (terms.role === 'total' && asksToPay) for (const c of cands.filter((x) => isBalanceAfterDeduction(x, cands, lines))) c.score += 0.6;
+  // What is left to pay beats the total it was worked out from.
+  if (terms.role === 'total' && asksToPay) {
+    const top = Math.max(...cands.map((c) => c.score));
+    for (const c of cands.filter((x) => isBalanceAfterDeduction(x, cands, lines))) c.score = Math.max(c.score + 0.6, top + 0.05);
+  }
   cands.sort((a, b) => b.score - a.score);
   // The best label names a part (subtotal, tax, net) and the payment lines show another sum: the
   // total's own line was not read, and what was paid is the total.
@@ -171,7 +175,7 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
 const itemRow = (line: Line): boolean => /^\W*\p{L}{3}/u.test(line.text) && /\d[.,]\d{2}\W*$/.test(line.text);
 
 /** A deposit, advance or earlier payment deducted from the total below it. */
-const DEDUCTION_LINE = /\b(deposit|advance|prepaid|prepayment|paid|payment|received|credit|anzahlung|vorauszahlung|acompte|anticipo|aanbetaling|abschlag)\b/iu;
+const DEDUCTION_LINE = /^\W*less\b|\b(deposits?|advances?|prepaid|prepayments?|paid|payments?|received|credits?|applied|retainage|withheld|withholding|ritenuta|irpf|retención|retencion|anzahlung|vorauszahlung|abzgl|acompte|anticipo|aanbetaling|abschlag)\b/iu;
 
 /**
  * A balance printed after the total and a deduction ("Total 6,922.90", "Deposit Paid -2,080.00",

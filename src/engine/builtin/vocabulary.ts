@@ -18,14 +18,16 @@ const SYNONYM_GROUPS: string[][] = [
     // Finnish and Polish: yhteensä, maksettava, razem, do zapłaty.
     'yhteensä', 'maksettava', 'razem', 'zapłaty', 'zaplaty',
     // What a ticket costs: fare, Fahrpreis, Parkgebühr.
-    'fare', 'fahrpreis', 'parkgebühr', 'parkgebuhr', 'gebühr', 'gebuhr'],
+    'fare', 'fahrpreis', 'parkgebühr', 'parkgebuhr', 'gebühr', 'gebuhr',
+    // Czech "Celkem k úhradě".
+    'celkem', 'úhradě', 'uhrade'],
   ['vendor', 'seller', 'supplier', 'from', 'company', 'merchant', 'issuer', 'store', 'shop', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur', 'proveedor', 'fornitore', 'fornecedor', 'leverancier', 'vendedor', 'emisor', 'sprzedawca', 'myyjä', 'säljare', 'leverandør'],
   ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to', 'cliente', 'klant', 'kund', 'comprador', 'asiakas', 'nabywca', 'destinatario'],
   ['address', 'addr', 'adresse', 'anschrift', 'location', 'dirección', 'direccion', 'indirizzo', 'endereço', 'morada', 'adres'],
   ['description', 'item', 'items', 'article', 'product', 'designation', 'désignation', 'bezeichnung', 'artikel', 'beschreibung', 'libellé', 'libelle', 'service', 'services', 'details', 'particulars', 'leistung', 'name',
-    'descripción', 'descripcion', 'concepto', 'descrizione', 'articolo', 'descrição', 'descricao', 'omschrijving', 'beskrivelse', 'beskrivning', 'nazwa', 'kuvaus', 'tuote', 'nimike'],
+    'descripción', 'descripcion', 'concepto', 'descrizione', 'articolo', 'descrição', 'descricao', 'omschrijving', 'beskrivelse', 'beskrivning', 'nazwa', 'kuvaus', 'tuote', 'nimike', 'označení', 'oznaceni'],
   ['quantity', 'qty', 'quantité', 'qté', 'qte', 'menge', 'anzahl', 'units', 'unit', 'hours', 'hrs', 'pcs', 'count',
-    'cantidad', 'cant', 'uds', 'quantità', 'qtà', 'quantidade', 'qtd', 'qtde', 'aantal', 'antal', 'antall', 'stunden', 'std', 'stk', 'stück', 'horas', 'ore', 'uren', 'ilość', 'ilosc', 'määrä', 'kpl', 'szt'],
+    'cantidad', 'cant', 'uds', 'quantità', 'qtà', 'quantidade', 'qtd', 'qtde', 'aantal', 'antal', 'antall', 'stunden', 'std', 'stk', 'stück', 'horas', 'ore', 'uren', 'ilość', 'ilosc', 'määrä', 'kpl', 'szt', 'počet', 'pocet', 'mj'],
   ['price', 'rate', 'cost', 'preis', 'prix', 'einzelpreis', 'einzel', 'unit price', 'pu', 'p.u.', 'nettopreis', 'ep', 'ansatz', 'stückpreis', 'einheitspreis',
     'precio', 'prezzo', 'preço', 'preco', 'prijs', 'pris', 'tarifa', 'tariffa', 'tarief', 'cena', 'hinta', 'yksikköhinta'],
   // The due date's own words: fällig, échéance, vencimiento, scadenza, vervaldatum, förfallodatum, forfaldsdato.
@@ -121,7 +123,7 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     'steuernummer', 'zahlungsbedingungen', 'zahlbar', 'skonto', 'gesamtbetrag', 'rechnungssumme', 'verkäufer', 'käufer',
     'leistungsdatum', 'nettobetrag', 'mwst', 'montant ht', 'ttc', 'siret', 'conditions de paiement', 'payment due',
     // The invoice, its tax and its due date in Spanish, Italian, Portuguese, Dutch, the Nordic languages, Finnish, Polish.
-    'factura', 'fattura', 'fatura', 'factuur', 'faktura', 'lasku', 'laskun', 'iva', 'btw', 'moms', 'mva', 'alv', 'nip',
+    'factura', 'fattura', 'fatura', 'factuur', 'faktura', 'lasku', 'laskun', 'iva', 'btw', 'moms', 'mva', 'alv', 'nip', 'dph', 'daňový doklad', 'dodavatel', 'odběratel',
     'vencimiento', 'scadenza', 'vencimento', 'vervaldatum', 'förfallodatum', 'forfaldsdato', 'forfallsdato', 'eräpäivä', 'termin płatności',
   ],
   receipt: [

@@ -63,13 +63,13 @@ const CUES: Record<Party, string[]> = {
     'sold by', 'bill from', 'billed by', 'issued by', 'invoice from', 'service provider', 'seller', 'supplier', 'vendor', 'issuer',
     'merchant', 'provider', 'payee', 'from', 'verkäufer', 'rechnungssteller', 'lieferant', 'leistungserbringer', 'anbieter', 'absender',
     'vendeur', 'fournisseur', 'émetteur', 'prestataire', 'vendido por', 'proveedor', 'emisor', 'venditore', 'fornitore', 'cedente',
-    'verkoper', 'leverancier', 'sprzedawca', 'myyjä', 'säljare', 'leverandør',
+    'verkoper', 'leverancier', 'sprzedawca', 'myyjä', 'säljare', 'leverandør', 'dodavatel', 'verkauft von', 'vendu par', 'remit to',
   ],
   buyer: [
     'bill to', 'billed to', 'billing address', 'invoice to', 'invoiced to', 'sold to', 'customer', 'client', 'buyer', 'purchaser',
     'recipient', 'payer', 'to', 'kunde', 'rechnungsempfänger', 'rechnungsadresse', 'käufer', 'auftraggeber', 'leistungsempfänger',
     'empfänger', 'acheteur', 'facturé à', 'facturer à', 'adresse de facturation', 'destinataire', 'cliente', 'comprador', 'acquirente',
-    'committente', 'koper', 'klant', 'factuur aan', 'spett.le', 'destinatario', 'kund', 'asiakas', 'nabywca', 'faktureres til',
+    'committente', 'koper', 'klant', 'odběratel', 'factuur aan', 'spett.le', 'destinatario', 'kund', 'asiakas', 'nabywca', 'faktureres til',
     'fakturamottaker', 'fakturaadress',
     // Labels of the buyer's name: a subscriber or guest is who is billed. Not "account holder" (Kontoinhaber,
     // titulaire): in the bank details it names the seller's account.

@@ -9,7 +9,7 @@ const CHARGE_WORDS = new Set([
   'discount', 'rabatt', 'remise', 'skonto', 'nachlass', 'coupon', 'voucher', 'gutschein', 'rounding', 'rundung', 'change',
   'tendered', 'cash', 'paid', 'payment', 'zahlung', 'bezahlt', 'gegeben', 'rückgeld', 'kartenzahlung', 'netto', 'brutto', 'net', 'gross',
   // A sum carried over a page break: Übertrag, carried/brought forward, riporto, suma y sigue.
-  'übertrag', 'carried', 'brought', 'riporto', 'sigue', 'merchandise',
+  'übertrag', 'carried', 'brought', 'riporto', 'sigue', 'merchandise', 'round', 'contributo',
 ]);
 const TOTAL_COMPOUNDS = new Set(['summe', 'gesamt', 'betrag', 'total', 'steuer', 'zahlung']);
 
