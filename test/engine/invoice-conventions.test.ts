@@ -12,6 +12,7 @@ import type { PageText } from '../../src/engine/types.js';
 const read = (lines: FixtureLine[], fields: FieldDefinition[]) =>
   extractFields({ pages: [makePage(lines)], fields, dateFormat: null, detectLayout: true, detectTables: false }).data;
 
+const VENDOR_FIELD: FieldDefinition = { name: 'vendor', type: 'text', description: 'Name of the seller issuing the invoice' };
 const PARTS: FieldDefinition[] = [
   { name: 'total', type: 'number', description: 'Total amount to pay, including tax' },
   { name: 'tax_amount', type: 'number', description: 'VAT amount' },
@@ -202,4 +203,20 @@ test('the amount due after a deduction beats the invoice total it came from; Cze
   const sevdesk = read(['Kaiser GmbH', [[300, 'Gesamtbetrag (brutto)'], [480, '629,38 €']], [[300, 'abzgl. Anzahlung'], [480, '-189,00 €']], [[300, 'Zahlbetrag'], [480, '440,38 €']]], toPay);
   assert.equal(sevdesk.total, 440.38);
   assert.equal(read(['Stavebniny Hořice a.s.', 'Faktura - daňový doklad', [[300, 'DPH 21 %'], [480, '2 210,00']], [[300, 'Celkem k úhradě'], [480, '12 734,00 Kč']]], toPay).total, 12734);
+});
+
+test('a postcode beside a stacked "Invoice Number" label is not the number; a tagline with dots is no sender line', () => {
+  const fields = [{ name: 'invoice_number', type: 'text' as const, description: 'Invoice number' }, VENDOR_FIELD];
+  const xero = read(
+    [
+      [[50, 'Invoice Date'], [400, 'Hollins & Pike Ltd']],
+      [[50, '22 Jun 2024'], [400, '18 Kingsway']],
+      [[50, 'Invoice Number'], [400, 'Cardiff CF10 1EP']],
+      [[50, 'INV-0640'], [400, 'VAT GB 896 2005 12']],
+    ],
+    fields,
+  );
+  assert.equal(xero.invoice_number, 'INV-0640');
+  const tagline = read(['Heating · Cooling · Ventilation', 'Granite Peak IT Services, Inc.', '850 Mountain View Road', 'Denver, CO 80202', 'Invoice No: 4711'], fields);
+  assert.equal(tagline.vendor, 'Granite Peak IT Services, Inc.');
 });

@@ -22,6 +22,8 @@ export interface Candidate {
 }
 
 const SOURCE_BONUS = { inline: 0.2, right: 0.15, below: 0.1, fallback: 0 } as const;
+/** A UK postcode, or an Australian state with its postcode. */
+const POSTCODE_TEXT = /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b(?:NSW|VIC|QLD|TAS|ACT)\s+\d{4}\b/;
 const MAX_LABEL_WORDS = 5;
 
 const wordsText = (ws: Word[]): string => ws.map((w) => w.text).join(' ');
@@ -88,12 +90,17 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
       if (!span) continue;
       const colon = endsLabel(phrase.words[span.end]) || /^[:#]/.test(phrase.words[span.end + 1]?.text ?? '');
       const wholePhrase = span.end === phrase.words.length - 1;
-      const push = (text: string, source: Candidate['source'], at: Line, passed: string[] = []): TypedValue | null => {
+      const push = (text: string, source: Candidate['source'], at: Line, passed: string[] = [], gap = 0): TypedValue | null => {
         const value = typedValue(text, terms, ctx);
         if (!value) return null;
         // A text value that is itself a label ("Date:") is not a value.
         if (value.kind === 'text' && /:/.test(text) && terms.role !== 'identifier') return null;
         let score = span.score + SOURCE_BONUS[source];
+        // A label without a colon stacked over its value ("Invoice Number" over "INV-4308"): a number far
+        // to its right is in another column (the seller's "Cardiff CF10 1EP"), so the value under it goes first.
+        if (terms.role === 'identifier' && source === 'right' && !colon && gap > 6 * line.height) score -= 0.2;
+        // A postcode is no document number ("Cardiff CF10 1EP", "Brisbane QLD 4000").
+        if (terms.role === 'identifier' && POSTCODE_TEXT.test(text)) score -= 0.5;
         // A value buried in a sentence after the label is weak evidence.
         if (source === 'inline' && text.split(/\s+/).length > 5) score -= 0.25;
         if (value.kind === 'number' && (value.amount.decimals || value.amount.currency)) score += 0.1;
@@ -117,7 +124,7 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
       // Rs. 2,37,048.00") is a value, but the money after it is one too.
       const passed: string[] = [];
       for (const p of valueRightOf(lines, line, labelX1)) {
-        const value = push(p.text, 'right', line, passed);
+        const value = push(p.text, 'right', line, passed, p.x0 - labelX1);
         if (value && !(value.kind === 'number' && !value.amount.decimals && !value.amount.currency)) break;
         passed.push(p.text);
         if (passed.length > 3) break;

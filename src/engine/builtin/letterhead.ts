@@ -148,8 +148,9 @@ function optionsOf(l: Line, ocr: boolean): Option[] {
     ...(ocr ? [{ text: l.text, bonus: 0, height: l.height, ...all }] : []),
     // A phrase's own size: a small name next to a big "INVOICE" title is still small print.
     ...l.phrases.map((ph) => ({ text: phraseText(ph.words), bonus: 0, height: Math.max(...ph.words.map((w) => w.y1 - w.y0)), x0: ph.x0, x1: ph.x1, phrases: [ph] })),
-    // A sender line above an address window ("ACME GmbH · Main St 1 · 12345 Town") starts with the name.
-    ...(parts.length >= 3 ? [{ text: parts[0], bonus: 0.5, height: l.height, ...all }] : []),
+    // A sender line above an address window ("ACME GmbH · Main St 1 · 12345 Town") starts with the name;
+    // a tagline ("Heating · Cooling · Ventilation") has no address part and is no sender line.
+    ...(parts.length >= 3 && parts.slice(1).some((p) => addressLike(p)) ? [{ text: parts[0], bonus: 0.5, height: l.height, ...all }] : []),
   ];
 }
 
