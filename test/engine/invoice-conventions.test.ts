@@ -27,6 +27,8 @@ test('tax and net fields take their own lines of the totals block, in several la
     [[[[300, 'Subtotaal'], [480, '440,00']], [[300, 'BTW 21%'], [480, '92,40']], [[300, 'Te betalen'], [480, '€ 532,40']]], { total: 532.4, tax_amount: 92.4, net_amount: 440 }],
     [[[[300, 'Imponibile'], [480, '23,70']], [[300, 'IVA 22%'], [480, '5,21']], [[300, 'Totale da pagare'], [480, '28,91 €']]], { total: 28.91, tax_amount: 5.21, net_amount: 23.7 }],
     [[[[300, 'Netto'], [480, '6 500,00']], [[300, 'Moms 25%'], [480, '1 625,00']], [[300, 'Att betala'], [480, '8 125,00 SEK']]], { total: 8125, tax_amount: 1625, net_amount: 6500 }],
+    // Danish "I alt" (in all), a label of two words.
+    [[[[300, 'Subtotal'], [480, '4.000,00']], [[300, 'Moms 25%'], [480, '1.000,00']], [[300, 'I alt DKK'], [480, '5.000,00']]], { total: 5000, tax_amount: 1000, net_amount: 4000 }],
     // "Net à payer" is the sum to pay, not a net amount.
     [[[[300, 'Total HT'], [480, '640,00 €']], [[300, 'TVA 10 %'], [480, '64,00 €']], [[300, 'Net à payer'], [480, '704,00 €']]], { total: 704, tax_amount: 64, net_amount: 640 }],
   ];

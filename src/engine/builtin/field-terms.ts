@@ -91,14 +91,34 @@ function computeMatch(token: string, term: Set<string>): boolean {
   return false;
 }
 
-/** Share of the name terms (1 each) and description terms (0.25 each) found among the tokens. */
+const phrasesCache = new WeakMap<Set<string>, string[][]>();
+/** The entries of a term that are several words ("i alt", "bill to"), as word lists. */
+function phrasesOf(term: Set<string>): string[][] {
+  let phrases = phrasesCache.get(term);
+  if (!phrases) phrasesCache.set(term, (phrases = [...term].filter((s) => s.includes(' ')).map((s) => s.split(' '))));
+  return phrases;
+}
+
+/** Indexes of the tokens that stand for the term: one token, or a run of them printing a phrase entry. */
+function termAt(tokens: string[], term: Set<string>): number[] {
+  const i = tokens.findIndex((t) => tokenMatches(t, term));
+  if (i >= 0) return [i];
+  for (const words of phrasesOf(term))
+    for (let s = 0; s + words.length <= tokens.length; s++) if (words.every((w, k) => tokens[s + k] === w)) return words.map((_, k) => s + k);
+  return [];
+}
+
+/**
+ * Share of the name terms (1 each) and description terms (0.25 each) found among the tokens; `matched`
+ * holds the indexes of the tokens that matched (every word of a phrase entry).
+ */
 export function labelScore(tokens: string[], terms: FieldTerms): { score: number; matched: number[] } {
   const matched: number[] = [];
   const hitsOf = (list: Set<string>[]): number =>
     list.filter((term) => {
-      const i = tokens.findIndex((t) => tokenMatches(t, term));
-      if (i >= 0) matched.push(i);
-      return i >= 0;
+      const at = termAt(tokens, term);
+      matched.push(...at);
+      return at.length > 0;
     }).length;
   const hits = hitsOf(terms.nameTerms);
   const descHits = hitsOf(terms.descTerms);

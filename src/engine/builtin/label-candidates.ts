@@ -42,9 +42,9 @@ function bestLabelSpan(phrase: Phrase, terms: FieldTerms): { start: number; end:
     const tokens: string[] = [];
     for (let e = s; e < Math.min(phrase.words.length, s + MAX_LABEL_WORDS); e++) {
       tokens.push(...wordTokens[e]);
-      const { score } = labelScore(tokens, terms);
+      const { score, matched } = labelScore(tokens, terms);
       // Words in the label that match no term dilute it ("Customer Order No" vs "Order No").
-      const unmatched = tokens.filter((t) => labelScore([t], terms).score === 0).length;
+      const unmatched = tokens.filter((t, i) => !matched.includes(i) && labelScore([t], terms).score === 0).length;
       const adjusted = score - 0.08 * unmatched - 0.05 * s;
       if (score >= 0.5 && (!best || adjusted > best.score)) best = { start: s, end: e, score: adjusted };
       // A label ends at its colon.

@@ -17,6 +17,8 @@ const SYNONYM_GROUPS: string[][] = [
     'zahlen', 'payer', 'betalen', 'betala', 'betale', 'pagar', 'pagare',
     // Finnish and Polish: yhteensä, maksettava, razem, do zapłaty.
     'yhteensä', 'maksettava', 'razem', 'zapłaty', 'zaplaty',
+    // Danish and Norwegian "I alt" (in all).
+    'i alt',
     // What a ticket costs: fare, Fahrpreis, Parkgebühr.
     'fare', 'fahrpreis', 'parkgebühr', 'parkgebuhr', 'gebühr', 'gebuhr',
     // Czech "Celkem k úhradě".
