@@ -206,3 +206,33 @@ test('a cue ending in a colon names what follows close after it on its line ("Ve
   assert.equal(cues.find((c) => c.party === 'seller')?.inline, 'Tom');
   assert.equal(cues.find((c) => c.party === 'buyer')?.inline, null);
 });
+
+test('a payment advice slip\'s "To:" names the payee, the seller', () => {
+  // The layout of a common accounting package: the customer top left, the seller's block top right, and
+  // at the foot a slip to return with the payment, addressed to the seller.
+  const lines: FixtureLine[] = [
+    [[40, 'TAX INVOICE'], [300, 'Invoice Date'], [430, 'Harbour Lights Design Ltd']],
+    [[40, 'Ridgeway University'], [300, '5 Jun 2024'], [430, '23 Main Street']],
+    [[40, 'Attention: Finance Dept'], [300, 'Invoice Number'], [430, 'Central City']],
+    [[40, '12 Lake Road'], [300, 'INV-0042'], [430, 'Wellington 6011']],
+    [[40, 'Auckland 1010'], [300, 'Reference'], [430, 'NEW ZEALAND']],
+    [[300, 'P/O 9986'], [430, 'GST Number 12-345-678']],
+    '',
+    [[40, 'Description'], [250, 'Quantity'], [320, 'Unit Price'], [470, 'Amount NZD']],
+    [[40, 'Logo design'], [270, '10.00'], [340, '150.00'], [490, '1,500.00']],
+    [[320, 'TOTAL NZD'], [490, '1,725.00']],
+    '',
+    [[40, 'PAYMENT ADVICE']],
+    '',
+    [[40, 'To:'], [70, 'Harbour Lights Design Ltd'], [300, 'Customer'], [400, 'Ridgeway University']],
+    [[70, '23 Main Street'], [300, 'Invoice Number'], [400, 'INV-0042']],
+    [[70, 'Wellington 6011'], [300, 'Amount Due'], [400, '1,725.00']],
+    [[70, 'NEW ZEALAND'], [300, 'Due Date'], [400, '30 Jun 2024']],
+  ];
+  assert.equal(read(page(lines), [VENDOR]).vendor, 'Harbour Lights Design Ltd');
+  const cues = findCues(documentLines([page(lines)], { detectLayout: true }));
+  assert.deepEqual(cues.map((c) => [c.party, c.inline]), [['seller', 'Harbour Lights Design Ltd']]);
+  // Elsewhere "To:" is the customer's cue.
+  const plain = findCues(documentLines([page([[[40, 'To:'], [70, 'Ridgeway University']], '12 Lake Road'])], { detectLayout: true }));
+  assert.deepEqual(plain.map((c) => c.party), ['buyer']);
+});

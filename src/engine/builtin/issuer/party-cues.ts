@@ -154,13 +154,24 @@ export function shopThanksOf(phraseText: string, nextLine = ''): { party: Party;
   return name ? { party: 'seller', inline: name, thanks: true } : null;
 }
 
+/**
+ * The heading of a remittance slip, the part returned with the payment ("PAYMENT ADVICE", "Remittance
+ * slip", "Please detach and return with your payment"): its "To:" names who is paid, the seller.
+ */
+const REMITTANCE_HEADING =
+  /\b(?:payment|remittance)\s+(?:advice|slip|stub|coupon|counterfoil)\b|\b(?:detach|return)\b.{0,40}\bwith\s+(?:your\s+)?(?:payment|remittance)\b|\bavis\s+de\s+paiement\b|\bzahlungsavis\b/i;
+/** Lines above a cue that a remittance heading may stand on. */
+const REMITTANCE_REACH = 4;
+
 export function findCues(lines: Line[]): Cue[] {
   const out: Cue[] = [];
   for (const [i, line] of lines.entries()) {
     for (const phrase of line.phrases) {
       const below = lines[i + 1]?.page === line.page && phrase === line.phrases.at(-1) ? lines[i + 1].text : '';
-      const c = cueOf(phrase.text) ?? payeeOf(phrase.text) ?? shopThanksOf(phrase.text, below);
+      let c = cueOf(phrase.text) ?? payeeOf(phrase.text) ?? shopThanksOf(phrase.text, below);
       if (!c) continue;
+      const slip = lines.slice(Math.max(0, i - REMITTANCE_REACH), i + 1).some((l) => l.page === line.page && REMITTANCE_HEADING.test(l.text));
+      if (c.party === 'buyer' && /^\W{0,2}to\b/i.test(phrase.text.trim()) && slip) c = { ...c, party: 'seller' };
       // "Vendeur: | Tom": a cue ending in a colon names what follows close after it on its line, not
       // the line below (text further right is another column).
       const next = line.phrases[line.phrases.indexOf(phrase) + 1];
