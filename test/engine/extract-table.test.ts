@@ -349,3 +349,48 @@ test('"Prix unit." is the unit price column, not a quantity; "Qté" is the quant
     { description: 'Fourniture joints', quantity: 3, unit_price: 12.5, amount: 37.5 },
   ]);
 });
+
+test('a count times a price printed under an item ("2 × $111.00", "2 x 0,99") gives its quantity and unit price', () => {
+  const rowsOf = (lines: FixtureLine[]) => extractFields({ pages: [makePage(lines)], fields: [ITEMS], dateFormat: null, detectLayout: true, detectTables: false }).data.line_items;
+  // Without a header, as point-of-sale apps print their receipts and invoices: the breakdown keeps the run of items going.
+  assert.deepEqual(
+    rowsOf([
+      'Blue Harbor Coffee Roasters',
+      '',
+      [[40, 'Widget Pro'], [480, '$222.00']],
+      [[40, '2 × $111.00']],
+      [[40, 'Setup fee'], [486, '$50.00']],
+      [[40, '1 × $50.00']],
+      [[40, 'Loose tea'], [492, '$9.00']],
+      [[40, '0.75 kg @ $12.00/kg']],
+      [[300, 'Subtotal'], [480, '$281.00']],
+      [[300, 'Total'], [480, '$281.00']],
+    ]),
+    [
+      { description: 'Widget Pro', quantity: 2, unit_price: 111, amount: 222 },
+      { description: 'Setup fee', quantity: 1, unit_price: 50, amount: 50 },
+      { description: 'Loose tea', quantity: 0.75, unit_price: 12, amount: 9 },
+    ],
+  );
+  // Under a header with no count or price columns.
+  assert.deepEqual(
+    rowsOf([
+      [[50, 'Artikel'], [400, 'Betrag']],
+      [[50, 'Milch 1,5%'], [406, '1,98']],
+      [[60, '2 x 0,99']],
+      [[50, 'Brot'], [406, '2,49']],
+      [[50, 'Summe'], [406, '4,47']],
+    ]),
+    [
+      { description: 'Milch 1,5%', quantity: 2, unit_price: 0.99, amount: 1.98 },
+      { description: 'Brot', quantity: null, unit_price: null, amount: 2.49 },
+    ],
+  );
+  // A line of other figures under an item is no breakdown of it.
+  assert.deepEqual((rowsOf([[[50, 'Artikel'], [400, 'Betrag']], [[50, 'Milch'], [406, '1,98']], [[60, '3 x 0,99']], [[50, 'Summe'], [406, '1,98']]]) as unknown[])[0], {
+    description: 'Milch 3 x 0,99',
+    quantity: null,
+    unit_price: null,
+    amount: 1.98,
+  });
+});

@@ -11,7 +11,7 @@ import type { DecimalMark } from './parse-amount.js';
 import { findDates } from './parse-date.js';
 import { cellNumber, decimalMarkOf, plausibleQuantity, type CellNumber } from './table/cell-numbers.js';
 import { tableSub, type TableSub } from './table/column-roles.js';
-import { headerlessTable } from './table/headerless.js';
+import { countedUnder, headerlessTable, type ItemLines } from './table/headerless.js';
 import { addsUp, arithmeticCount, repairRoles } from './table/row-arithmetic.js';
 import { findHeaders, headerWords, type Column, type Header } from './table/table-header.js';
 import { isTotalsLine } from './table/totals-line.js';
@@ -36,13 +36,6 @@ export interface TableResult {
   header: boolean;
   /** Share of rows with quantity, unit price and amount where they add up; null when no row has all three. */
   arithmetic: number | null;
-}
-
-/** An item: its line, the lines of text above that name it, and the lines below that continue its description. */
-interface ItemLines {
-  line: Line;
-  above?: Line[];
-  more: Line[];
 }
 
 /** Splits a line's words into the columns, at boundaries halfway between the header cells. */
@@ -164,6 +157,8 @@ function itemsUnder(lines: Line[], header: Header, subs: TableSub[], opts: Table
       rowsOnPage++;
     } else if (textAlone && (nameAbove || (nameAbove === null && items.length === 0))) {
       pending = items.length === 0 || gap < 1.2 * line.height ? [...pending, line] : [line];
+    } else if (open && countedUnder(open, line, mark)) {
+      // "2 x 1,99" under the item: its count and price.
     } else if (open && textAlone && gap < 1.2 * line.height) {
       // Text alone, close under an item and inside the description column: its description wraps.
       open.more.push(line);
@@ -221,6 +216,11 @@ function tableRows(columns: Column[], items: ItemLines[], subs: TableSub[], opts
       const text = i === desc ? [...(it.above ?? []).map((l) => l.text), texts[r][i], ...it.more.map((l) => l.text)].filter((t) => t.trim() !== '').join(' ') : texts[r][i];
       row[c.sub.def.name] = cellValue(text, grid[r][i], c.sub, opts);
     });
+    // The count and price printed under the item fill the cells its line leaves empty.
+    for (const [role, value] of [['quantity', it.counted?.quantity], ['unit_price', it.counted?.unitPrice]] as const) {
+      const sub = subs.find((s) => s.role === role);
+      if (sub && value !== undefined && row[sub.def.name] === null) row[sub.def.name] = value;
+    }
     return row;
   });
   const kept = rows.filter((row) => isItem(row, subs, rows));

@@ -7,13 +7,22 @@ import type { DecimalMark } from '../parse-amount.js';
 import { cellNumber } from './cell-numbers.js';
 import type { TableSub } from './column-roles.js';
 import type { Column } from './table-header.js';
-import { addsUp } from './row-arithmetic.js';
+import { countTimesPrice } from './row-arithmetic.js';
 import { isTotalsLine } from './totals-line.js';
+
+/** An item line, the lines of text that continue its description, and its count and price printed under it. */
+export interface ItemLines {
+  line: Line;
+  /** Lines of text above that name it (receipts that print the name over the numbers). */
+  above?: Line[];
+  more: Line[];
+  /** "2 × $111.00" under an item whose amount it gives. */
+  counted?: { quantity: number; unitPrice: number };
+}
 
 export interface HeaderlessTable {
   columns: Column[];
-  /** The item lines, each with the lines of text that continue its description. */
-  items: { line: Line; more: Line[] }[];
+  items: ItemLines[];
 }
 
 /** The numbers at the end of a line (right to left stops at the first word that is not one). */
@@ -28,26 +37,26 @@ function trailingNumbers(line: Line, mark: DecimalMark): Word[] {
   return out;
 }
 
-/** "Courier - same day delivery (6 x £57.50) £345.00": a count times a price printed in the text that gives the line's amount. */
-function multipliedOut(line: Line, amount: number, mark: DecimalMark): boolean {
-  const m = /(\d+(?:[.,]\d+)?)\s*[x×]\s*[^\d\s]{0,3}\s*(\d[\d.,']*)/iu.exec(line.text);
-  const qty = m && cellNumber(m[1], mark);
-  const price = m && cellNumber(m[2], mark);
-  return !!qty && !!price && addsUp(qty.value, price.value, amount);
-}
-
 function isItemLine(line: Line, mark: DecimalMark): boolean {
   const nums = trailingNumbers(line, mark);
   const amount = nums.length ? cellNumber(nums[nums.length - 1].text, mark) : null;
   if (!amount?.money) return false;
   const text = line.words.filter((w) => w.x1 <= nums[0].x0 && /\p{L}{2}/u.test(w.text));
   // An item named with a charge word is still an item when its count times its price is its amount.
-  return text.length > 0 && (!isTotalsLine(line) || multipliedOut(line, amount.value, mark));
+  return text.length > 0 && (!isTotalsLine(line) || countTimesPrice(line.text, amount.value, mark) !== null);
 }
 
 interface Block {
-  items: { line: Line; more: Line[] }[];
+  items: ItemLines[];
   right: number;
+}
+
+/** Sets the item's count and price when the line under it prints them, as nothing else, multiplied out to its amount. */
+export function countedUnder(item: ItemLines, line: Line, mark: DecimalMark): boolean {
+  const amount = item.counted ? null : lastAmount(item.line, mark);
+  const counted = amount !== null && line.y0 - item.line.y1 < 1.2 * line.height ? countTimesPrice(line.text, amount, mark, true) : null;
+  if (counted) item.counted = counted;
+  return counted !== null;
 }
 
 function blocksOf(lines: Line[], mark: DecimalMark): Block[] {
@@ -71,6 +80,8 @@ function blocksOf(lines: Line[], mark: DecimalMark): Block[] {
       indent = Math.min(indent, line.x0);
       cur.items.push({ line, more: [] });
       lastWasItem = true;
+    } else if (cur && lastWasItem && countedUnder(cur.items[cur.items.length - 1], line, mark)) {
+      // The item's count and price under it ("2 × $111.00"): the item goes on.
     } else if (cur && line.x0 < indent - 0.5 * line.height) {
       // An outdented heading or total closes the run.
       cur = null;
@@ -94,7 +105,7 @@ const lastAmount = (line: Line, mark: DecimalMark): number | null => {
  * Charge lines between the items and their subtotal ("Delivery and setup $29.00") that the subtotal
  * adds up with the items: printed as items, counted as items.
  */
-function chargesInSubtotal(lines: Line[], block: Block, mark: DecimalMark): { line: Line; more: Line[] }[] {
+function chargesInSubtotal(lines: Line[], block: Block, mark: DecimalMark): ItemLines[] {
   const last = block.items[block.items.length - 1].line;
   const charges: Line[] = [];
   for (const line of lines.slice(last.index + 1, last.index + 6)) {

@@ -2,7 +2,8 @@
 // repairs column roles a header got wrong (an "EP" and a "Preis" column, both read as prices) and
 // gives the share of rows that add up, the main part of a table's confidence.
 import type { Column } from './table-header.js';
-import type { CellNumber } from './cell-numbers.js';
+import { cellNumber, type CellNumber } from './cell-numbers.js';
+import type { DecimalMark } from '../parse-amount.js';
 import type { TableSub } from './column-roles.js';
 
 type Grid = (CellNumber | null)[][];
@@ -63,4 +64,19 @@ export function repairRoles(columns: Column[], grid: Grid, subs: TableSub[]): Co
     if (byRole[i]) out[col] = { ...out[col], sub: byRole[i] };
   });
   return out;
+}
+
+/** A count (with its unit) times a price: "2 × $111.00", "3 x 1,50", "0,754 kg x 2,99 EUR/kg", "2 @ £1.00 each". */
+const COUNT_TIMES_PRICE =
+  "(?<![\\d.,])(\\d+(?:[.,]\\d+)?)\\s*(?:kg|g|l|m|stk|st|pcs|pc|ea)?\\s*[x×@*]\\s*(?:[^\\d\\s]{1,3}\\s?)?(\\d[\\d.,']*)(?:\\s*(?:[^\\d\\s]{1,3}(?:\\/\\p{L}{1,3})?|each|ea\\.?))?";
+const IN_TEXT = new RegExp(COUNT_TIMES_PRICE, 'iu');
+/** ... as the whole of a line, which may name it ("Qty 2 x 5.00"). */
+const WHOLE_LINE = new RegExp(`^\\W*(?:qty|quantity|menge)?\\W*${COUNT_TIMES_PRICE}\\W*$`, 'iu');
+
+/** The count and unit price printed in a text whose product is the amount, or null. `whole`: the text is nothing else. */
+export function countTimesPrice(text: string, amount: number, mark: DecimalMark, whole = false): { quantity: number; unitPrice: number } | null {
+  const m = (whole ? WHOLE_LINE : IN_TEXT).exec(text.trim());
+  const qty = m && cellNumber(m[1], mark);
+  const price = m && cellNumber(m[2], mark);
+  return qty && price && amount !== 0 && addsUp(qty.value, price.value, amount) ? { quantity: qty.value, unitPrice: price.value } : null;
 }
