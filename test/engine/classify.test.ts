@@ -79,3 +79,32 @@ test('invoices in Spanish, Italian, Dutch, Swedish, Finnish and Polish are invoi
   ];
   for (const lines of invoices) assert.equal(classifyPages({ pages: [makePage(lines)], classes }).label, 'invoice', lines[1]);
 });
+
+test('a paper titled as another kind (purchase order, quotation, delivery note, timesheet) is "other", however many invoice words it prints', () => {
+  const papers: [string, (string | [number, string][])[]][] = [
+    ['purchase order', [[[50, 'Riverside Clinic'], [380, 'PURCHASE ORDER']], [[380, 'PO Number: PO-2024-0871']], 'Vendor: Office Supply Co', 'Ship To: 1420 Oak Rd', 'Qty Unit price Amount', '10 Toner 45.00 450.00', 'Subtotal 450.00', 'Tax 36.00', 'PO Total 486.00', 'Send invoices to ap@clinic.example']],
+    ['quotation', ['Hartley Flooring Ltd', 'DEVIS N° D-2024-047', 'Client : Dupont', 'Désignation Qté Prix unitaire Total HT', 'Parquet chêne 40 32,00 1 280,00', 'Total HT 1 280,00', 'TVA 20 % 256,00', 'Total TTC 1 536,00', 'Validité : 30 jours']],
+    // A letter-spaced title that the reader splits into phrases of a word each.
+    ['delivery note', [[[50, 'Primeurs du Val'], [300, 'BON'], [340, 'DE'], [370, 'LIVRAISON']], 'N° BL-240611-032', 'Livré à : Restaurant Le Vieux Tours', 'Colis Quantité Unité', 'Fraises 4 8 kg', 'Signature du livreur']],
+    ['timesheet', ['WEEKLY TIMESHEET', 'Employee: Samuel Okafor', 'Day Date Time in Time out Regular hrs', 'Mon 08/12 08:00 16:30 8.0', 'Tue 08/13 08:00 16:30 8.0', 'Total hours 40.0']],
+  ];
+  for (const [kind, lines] of papers) assert.equal(classifyPages({ pages: [makePage(lines)], classes: THREE }).label, 'other', kind);
+  // A label that names the kind takes it.
+  const withPo = classifyPages({ pages: [makePage(papers[0][1])], classes: [...THREE, { label: 'purchase_order', description: 'An order from a buyer' }] });
+  assert.equal(withPo.label, 'purchase_order', JSON.stringify(withPo.scores));
+});
+
+test('an invoice naming the order or delivery note it bills, and a cover letter sending an invoice, keep their own kinds', () => {
+  const invoice = ['Keller GmbH', 'Rechnung Nr. 2024-118', 'Ihre Bestellung vom 02.04.2024', 'Lieferschein Nr. 80012', 'Pos Menge Einzelpreis Gesamt', '1 5 20,00 100,00', 'MwSt 19% 19,00', 'Rechnungsbetrag 119,00', 'Zahlbar bis 30.04.2024'];
+  assert.equal(classifyPages({ pages: [makePage(invoice)], classes: THREE }).label, 'invoice');
+  // A compound title ("Mietrechnung"), and an order's label whose colon stands apart ("Bestellung | : B123").
+  const rent = ['Mietrechnung Nr. 9314110911 vom 01.10.2018', [[50, 'Bestellung'], [200, ': B123456789']] as [number, string][], [[50, 'Lieferavis'], [200, ': L87654321']] as [number, string][], 'Verkäufer: MUSTER-Autovermietung', 'USt.-Id.-Nr. : DE136695976', 'Käufer: MUSTER-KUNDE GMBH', 'Gesamtbetrag 1.190,00', 'Zahlbar bis 15.10.2018'];
+  assert.equal(classifyPages({ pages: [makePage(rent)], classes: THREE }).label, 'invoice');
+  const letter = ['Pembroke Architectural Services', '14 October 2024', 'Re: Stage 3 design services', 'Dear Ms Hughes,', 'Please find our invoice attached for the work completed in September.', 'Payment terms are 30 days.', 'Yours sincerely,', 'Tom Davies', 'Enc. Invoice'];
+  assert.equal(classifyPages({ pages: [makePage(letter)], classes: THREE }).label, 'other');
+});
+
+test('the heading of a grid that names a purchase order is no title', () => {
+  const invoice = ['Northwind Traders Ltd', [[50, 'Invoice Date'], [200, 'Purchase Order'], [350, 'Customer ID'], [480, 'Terms']] as [number, string][], [[50, '12 Mar 2024'], [200, '4500123'], [350, 'C-88'], [480, 'Net 30']] as [number, string][], 'Item Qty Price Amount', 'Widget 2 10.00 20.00', 'VAT 20% 4.00', 'Amount due 24.00', 'Due date 11 Apr 2024'];
+  assert.equal(classifyPages({ pages: [makePage(invoice)], classes: THREE }).label, 'invoice');
+});

@@ -8,8 +8,9 @@
 // then goes to a catch-all label ("other") when there is one, else is spread evenly over all labels,
 // so an unrelated document ends near uniform, never near 1 for any label.
 import type { ClassifyInput, ClassifyOutput } from '../types.js';
-import { pageTextOf } from '../layout/lines.js';
-import { CATCH_ALL_WORDS, DOCUMENT_TYPE_CUES, DOCUMENT_TYPE_PATTERNS, STOPWORDS, tokenize } from './vocabulary.js';
+import { documentLines, pageTextOf } from '../layout/lines.js';
+import { BILLING_KINDS, DOCUMENT_TITLES, documentKinds } from './document-title.js';
+import { CATCH_ALL_WORDS, DOCUMENT_TYPE_CUES, DOCUMENT_TYPE_PATTERNS, foldTokens, STOPWORDS, tokenize } from './vocabulary.js';
 
 /** Evidence a label must beat to draw mass away from "none". */
 const NONE_EVIDENCE = 1.8;
@@ -18,19 +19,23 @@ const TEMPERATURE = 1.0;
 const GENERIC_WORDS = new Set(['date', 'number', 'no', 'total', 'tax', 'amount', 'payment', 'name', 'address', 'document', 'page', 'price', 'paid', 'card', 'items', 'item', 'order', 'customer']);
 /** Only a label's strongest matching terms count, so a long cue list does not win by volume. */
 const TOP_TERMS = 8;
+/**
+ * A title naming another kind of paper ("PURCHASE ORDER", "Lieferschein"): evidence added to a label that
+ * names that kind, and the share of their evidence left to the invoice and receipt labels, whose words
+ * such papers share (order numbers, quantities, VAT, totals).
+ */
+const TITLE_EVIDENCE = 3;
+const OTHER_TITLE_SHARE = 0.25;
 
 interface Query {
   label: string;
+  /** Kinds of document the label names (invoice, purchase order, letter ...). */
+  kinds: Set<string>;
   /** phrase (one or more words) -> weight */
   terms: Map<string, number>;
   catchAll: boolean;
 }
 
-/** Tokens folded for matching: accents dropped and umlauts spelt out, as OCR and plain keyboards write them (Rückgeld = Rueckgeld). */
-const foldTokens = (text: string): string[] =>
-  tokenize(text.replace(/ä/gi, 'ae').replace(/ö/gi, 'oe').replace(/ü/gi, 'ue').replace(/ß/g, 'ss'))
-    .map((t) => t.normalize('NFKD').replace(/[\u0300-\u036f]/g, ''))
-    .filter((t) => t !== '');
 const fold = (phrase: string): string => foldTokens(phrase).join(' ');
 
 function buildQuery(label: string, description: string): Query {
@@ -39,14 +44,18 @@ function buildQuery(label: string, description: string): Query {
   // Words every business document prints (date, number, total, ...) say little about its kind.
   for (const w of words) terms.set(w, Math.max(terms.get(w) ?? 0, GENERIC_WORDS.has(w) ? 0.3 : 1));
   const own = ` ${tokenize(`${label} ${description}`).join(' ')} `;
+  const folded = ` ${foldTokens(`${label.replace(/_/g, ' ')} ${description}`).join(' ')} `;
+  const names = (phrase: string) => folded.includes(` ${phrase} `) || folded.includes(` ${phrase}s `);
+  const kinds = new Set(Object.entries(DOCUMENT_TITLES).flatMap(([kind, titles]) => ([kind, ...titles].some(names) ? [kind] : [])));
   for (const [type, cues] of Object.entries(DOCUMENT_TYPE_CUES)) {
     if (!own.includes(` ${type} `) && !own.includes(` ${type}s `)) continue;
+    kinds.add(type);
     for (const c of cues) terms.set(fold(c), Math.max(terms.get(fold(c)) ?? 0, 0.6));
     for (const p of Object.keys(DOCUMENT_TYPE_PATTERNS[type] ?? {})) terms.set(`@${p}`, 0.6);
     terms.set(type, 1.5);
   }
   const catchAll = tokenize(label).some((w) => CATCH_ALL_WORDS.has(w));
-  return { label, terms, catchAll };
+  return { label, kinds, terms, catchAll };
 }
 
 const PATTERNS: Record<string, RegExp> = Object.assign({}, ...Object.values(DOCUMENT_TYPE_PATTERNS));
@@ -94,6 +103,16 @@ export function classifyPages(input: ClassifyInput): ClassifyOutput {
       .slice(0, TOP_TERMS)
       .reduce((a, b) => a + b, 0);
   });
+  const titled = documentKinds(documentLines(input.pages.slice(0, 1), { detectLayout: true }));
+  if (titled.size > 0 && ![...titled].some((k) => BILLING_KINDS.has(k))) {
+    // The labels that name the titled kind gain; when none does, the catch-all ("other") is its label.
+    const naming = queries.map((q) => [...titled].some((k) => q.kinds.has(k)));
+    const gains = naming.some(Boolean) ? naming : queries.map((q) => q.catchAll);
+    evidence.forEach((e, i) => {
+      if (gains[i]) evidence[i] = e + TITLE_EVIDENCE;
+      else if ([...queries[i].kinds].some((k) => BILLING_KINDS.has(k))) evidence[i] = e * OTHER_TITLE_SHARE;
+    });
+  }
   const logits = [...evidence, NONE_EVIDENCE].map((e) => e / TEMPERATURE);
   const max = Math.max(...logits);
   const exps = logits.map((l) => Math.exp(l - max));

@@ -140,6 +140,11 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     // Fuel, parking and transit tickets.
     'kreditkarte', 'säule', 'zapfsäule', 'parkgebühr', 'einfahrt', 'ausfahrt', 'kassenautomat', 'gute fahrt', 'fahrpreis', 'fare', 'pump',
     'parking', 'entry', 'exit',
+    // Receipts in Italian, Spanish, French and Dutch, and receipts for money received.
+    'documento commerciale', 'scontrino', 'importo pagato', 'pagamento elettronico', 'contanti', 'resto', 'totale complessivo', 'grazie',
+    'arrivederci', 'factura simplificada', 'efectivo', 'cambio', 'gracias', 'tarjeta', 'ticket de caisse', 'carte bancaire', 'sans contact',
+    'a bientot', 'kassabon', 'pinbetaling', 'contant', 'wisselgeld', 'bedankt', 'tot ziens', 'betaald', 'dankend erhalten', 'received with thanks',
+    'amount received', 'received from',
   ],
   contract: ['agreement', 'contract', 'party', 'parties', 'hereby', 'terms', 'conditions', 'signature', 'signed', 'clause', 'vertrag', 'contrat'],
   letter: ['dear', 'sincerely', 'regards', 'yours', 'sehr geehrte', 'mit freundlichen', 'madame', 'monsieur', 'cordialement'],
@@ -166,3 +171,9 @@ export function tokenize(text: string): string[] {
     .split(/[^\p{L}\p{N}#°]+/u)
     .filter((t) => t !== '');
 }
+
+/** Tokens folded for matching: accents dropped and umlauts spelt out, as OCR and plain keyboards write them (Rückgeld = Rueckgeld). */
+export const foldTokens = (text: string): string[] =>
+  tokenize(text.replace(/ä/gi, 'ae').replace(/ö/gi, 'oe').replace(/ü/gi, 'ue').replace(/ß/g, 'ss'))
+    .map((t) => t.normalize('NFKD').replace(/[\u0300-\u036f]/g, ''))
+    .filter((t) => t !== '');

@@ -1,0 +1,138 @@
+// The kinds of document a page says it is: its title ("PURCHASE ORDER", "Lieferschein Nr. 4711",
+// "WEEKLY TIMESHEET"), or a letter's salutation and closing. Business papers of other kinds share most
+// words with invoices and receipts (order numbers, quantities, VAT, totals); their title tells them apart.
+import type { Line } from '../layout/lines.js';
+import { foldTokens } from './vocabulary.js';
+
+/** Title words of each kind of document, in English, German, French, Spanish, Italian, Dutch and the Nordic languages (folded: no accents, umlauts spelt out). */
+export const DOCUMENT_TITLES: Record<string, string[]> = {
+  invoice: [
+    'invoice', 'tax invoice', 'credit note', 'rechnung', 'gutschrift', 'facture', 'avoir', 'factura', 'fattura', 'nota di credito', 'fatura',
+    'factuur', 'creditnota', 'faktura', 'lasku', 'bill',
+  ],
+  receipt: [
+    'receipt', 'sales receipt', 'cash receipt', 'kassenbon', 'kassenbeleg', 'quittung', 'bon', 'recu', 'ticket', 'ticket de caisse', 'scontrino',
+    'ricevuta', 'documento commerciale', 'recibo', 'factura simplificada', 'kassabon', 'kvitto', 'kvittering', 'kuitti',
+  ],
+  'purchase order': [
+    'purchase order', 'bestellung', 'bestellschein', 'bon de commande', 'orden de compra', 'ordine di acquisto', 'ordine d acquisto',
+    'buono d ordine', 'inkooporder', 'bestelbon', 'bestelling', 'inkopsorder', 'indkobsordre', 'innkjopsordre', 'zamowienie',
+  ],
+  quotation: [
+    'quotation', 'quote', 'estimate', 'proposal', 'angebot', 'kostenvoranschlag', 'devis', 'presupuesto', 'cotizacion', 'preventivo',
+    'offerta', 'offerte', 'orcamento', 'tilbud', 'offert', 'tarjous', 'oferta',
+  ],
+  'delivery note': [
+    'delivery note', 'delivery slip', 'packing slip', 'packing list', 'dispatch note', 'goods received note', 'lieferschein',
+    'bon de livraison', 'bordereau de livraison', 'albaran', 'nota de entrega', 'documento di trasporto', 'bolla di consegna', 'pakbon',
+    'leveringsbon', 'foljesedel', 'folgeseddel', 'pakkseddel',
+  ],
+  'bill of lading': [
+    'bill of lading', 'waybill', 'air waybill', 'consignment note', 'cmr', 'frachtbrief', 'lettre de voiture', 'carta de porte',
+    'lettera di vettura', 'vrachtbrief', 'shipping manifest',
+  ],
+  'bank statement': ['bank statement', 'kontoauszug', 'releve bancaire', 'releve de compte', 'extracto bancario', 'estratto conto', 'rekeningafschrift', 'bankafschrift'],
+  timesheet: ['timesheet', 'time sheet', 'stundenzettel', 'stundennachweis', 'arbeitszeitnachweis', 'feuille de temps', 'hoja de horas', 'urenstaat'],
+  'expense report': ['expense report', 'expense claim', 'note de frais', 'nota spese', 'informe de gastos'],
+  contract: ['agreement', 'contract', 'vertrag', 'contrat', 'contrato', 'contratto', 'overeenkomst', 'avtal', 'kontrakt'],
+  minutes: ['minutes', 'protokoll', 'proces verbal', 'compte rendu', 'acta', 'verbale', 'notulen'],
+  itinerary: ['itinerary', 'reiseplan', 'reiseverlauf', 'itineraire', 'itinerario', 'reisschema'],
+  'boarding pass': ['boarding pass', 'bordkarte', 'carte d embarquement', 'tarjeta de embarque', 'carta d imbarco', 'instapkaart'],
+  payslip: ['payslip', 'pay slip', 'pay stub', 'earnings statement', 'gehaltsabrechnung', 'lohnabrechnung', 'bulletin de paie', 'bulletin de salaire', 'nomina', 'busta paga', 'loonstrook'],
+  application: ['application', 'antrag', 'demande', 'solicitud', 'domanda', 'aanvraag'],
+  report: ['report', 'bericht', 'rapport', 'informe', 'relazione', 'verslag'],
+  certificate: ['certificate', 'zertifikat', 'bescheinigung', 'certificat', 'certificado', 'certificato', 'certificaat'],
+};
+
+/** Kinds a document of commerce may print as its own title; any other title says it is neither. */
+export const BILLING_KINDS = new Set(['invoice', 'receipt']);
+
+/** First words that make a title word a reference to another paper ("Your order", "Enc. Invoice", "Re: Quote"). */
+const REFERENCE = new Set(['your', 'our', 'ihre', 'ihr', 'ihrer', 'unsere', 'unser', 'votre', 'notre', 'vos', 'nos', 'su', 'sus', 'nuestro', 'vostro', 'vostra', 'uw', 'onze', 're', 'ref', 'betreff', 'objet', 'oggetto', 'asunto', 'enc', 'encl', 'attached', 'anlage', 'pj', 'see', 'per', 'gemaess', 'laut', 'selon', 'as', 'please', 'bitte', 'veuillez']);
+/** Words after a title word that make it a label ("Invoice address", "Bestellung vom"): the paper is named, not titled. */
+const LABEL_AFTER = new Set(['address', 'adresse', 'anschrift', 'to', 'an', 'date', 'datum', 'fecha', 'data', 'details', 'terms', 'period', 'vom', 'du', 'del', 'from', 'reference', 'ref']);
+const NUMBER_WORDS = new Set(['no', 'nr', 'number', 'nummer', 'numero', 'num', 'nro', 'n°', '#', 'id']);
+/** Lines of the first page searched for a title, and how far down it. */
+const TITLE_LINES = 12;
+const TITLE_DEPTH = 0.5;
+const TITLE_TOP = 0.3;
+const MAX_TITLE_WORDS = 8;
+/** Words a title may have before its kind's word ("MASTER SERVICES AGREEMENT", "WEEKLY TIMESHEET") when printed as a title. */
+const MAX_QUALIFIERS = 3;
+
+const SALUTATION = /^(dear|sehr geehrte|liebe|madame|monsieur|chere?|estimad[oa]s?|gentile|egregio|geachte|beste)\b/;
+const CLOSING = /\b(yours sincerely|yours faithfully|sincerely|kind regards|best regards|mit freundlichen gruessen|cordialement|veuillez agreer|atentamente|cordiali saluti|distinti saluti|met vriendelijke groet|vriendelijke groeten|med vanlig halsning|med venlig hilsen|med vennlig hilsen)\b/;
+
+/** A German or Dutch compound ending in a long title word ("Mietrechnung", "Sammellieferschein", "Kaufvertrag") titles its kind. */
+const compoundOf = (token: string | undefined, word: string): boolean => token !== undefined && word.length >= 6 && token.length > word.length + 2 && token.endsWith(word);
+
+const TITLES = Object.entries(DOCUMENT_TITLES).flatMap(([kind, titles]) => titles.map((t) => ({ kind, words: t.split(' ') })));
+
+/**
+ * The kinds the text titles: the longest title words at its start, or after a few qualifiers when it is
+ * printed as a title (capitals, a larger size); not a reference ("Your order") nor a label ("Purchase
+ * Order: 4500123", "Invoice address", "Bill of Lading No: 88").
+ */
+function titledIn(text: string, prominent: boolean, whole = false): string[] {
+  const kinds: string[] = [];
+  // "STRAIGHT BILL OF LADING – SHORT FORM", "Minutes – Finance Committee": the title is one side of a dash.
+  for (const part of text.split(/\s[–—-]\s/)) {
+    const tokens = foldTokens(part);
+    if (tokens.length === 0 || tokens.length > MAX_TITLE_WORDS || REFERENCE.has(tokens[0])) continue;
+    const colonAt = part.includes(':') ? foldTokens(part.slice(0, part.indexOf(':'))).length : -1;
+    const capitals = part === part.toUpperCase();
+    for (let i = 0; i <= (prominent || capitals ? MAX_QUALIFIERS : 0); i++) {
+      const t = TITLES.filter((t) => t.words.every((w, k) => tokens[i + k] === w || (t.words.length === 1 && compoundOf(tokens[i + k], w)))).sort(
+        (a, b) => b.words.length - a.words.length,
+      )[0];
+      if (!t) continue;
+      const end = i + t.words.length;
+      const after = tokens[end];
+      const label = colonAt === end || (colonAt === end + 1 && NUMBER_WORDS.has(after)) || (after !== undefined && LABEL_AFTER.has(after));
+      if (!label && (!whole || end === tokens.length)) kinds.push(t.kind);
+      break;
+    }
+  }
+  return kinds;
+}
+
+/** A line with money is an item, not a title. */
+const withMoney = (l: Line): boolean => /\d[.,]\d{2}(?!\d)/.test(l.text);
+/** A row of several short phrases without figures may be a table's heading ("Purchase Order  Terms  Due"): a title there is all its phrase holds. */
+const headingLike = (l: Line): boolean => l.phrases.length >= 3 && !/\d/.test(l.text);
+
+/**
+ * The kinds of document the first page titles itself: phrases near its top (a title wrapped over two
+ * lines read together), and "letter" for a salutation with a closing.
+ */
+export function documentKinds(lines: Line[]): Set<string> {
+  const first = lines.filter((l) => l.page === lines[0]?.page);
+  const kinds = new Set<string>();
+  const heights = first.map((l) => l.height).sort((a, b) => a - b);
+  const medianHeight = heights[Math.floor(heights.length / 2)] ?? 0;
+  // The first lines in reading order, and any line near the top (a title in a right-hand column is read after the left one).
+  const top = first.filter((l, i) => (i < TITLE_LINES || l.y0 <= TITLE_TOP * l.pageHeight) && l.y0 <= TITLE_DEPTH * l.pageHeight && !withMoney(l));
+  for (const [i, l] of top.entries()) {
+    l.phrases.forEach((p, k) => {
+      // A letter-spaced title read as phrases of a word each ("BON | DE | LIVRAISON"): the phrase with the
+      // rest of its line; a title wrapped over two lines ("COMMERCIAL CREDIT" / "APPLICATION"): with the
+      // phrase under it at its left edge. The longest reading that titles a kind counts.
+      const under = top[i + 1]?.phrases.find((q) => Math.abs(q.x0 - p.x0) < l.height && top[i + 1].y0 - l.y1 < l.height);
+      const rest = l.phrases.slice(k).map((q) => q.text).join(' ');
+      const prominent = Math.max(...p.words.map((w) => w.y1 - w.y0)) >= 1.2 * medianHeight;
+      const last = k === l.phrases.length - 1;
+      // "Bestellung | : B123456789": a label whose colon the reader put in the next phrase.
+      if (!last && /^\s*:/.test(l.phrases[k + 1].text)) return;
+      // On a heading-like row only a reading to the row's end: "Purchase Order | Customer ID | Terms" titles nothing.
+      const readings = headingLike(l) ? [rest] : [...(last ? [] : [rest]), ...(under ? [`${p.text} ${under.text}`] : []), p.text];
+      for (const text of readings) {
+        const found = titledIn(text, prominent, headingLike(l));
+        found.forEach((kind) => kinds.add(kind));
+        if (found.length) break;
+      }
+    });
+  }
+  const folded = first.map((l) => foldTokens(l.text).join(' '));
+  if (folded.some((t) => SALUTATION.test(t)) && folded.some((t) => CLOSING.test(t))) kinds.add('letter');
+  return kinds;
+}
