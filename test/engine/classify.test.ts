@@ -108,3 +108,14 @@ test('the heading of a grid that names a purchase order is no title', () => {
   const invoice = ['Northwind Traders Ltd', [[50, 'Invoice Date'], [200, 'Purchase Order'], [350, 'Customer ID'], [480, 'Terms']] as [number, string][], [[50, '12 Mar 2024'], [200, '4500123'], [350, 'C-88'], [480, 'Net 30']] as [number, string][], 'Item Qty Price Amount', 'Widget 2 10.00 20.00', 'VAT 20% 4.00', 'Amount due 24.00', 'Due date 11 Apr 2024'];
   assert.equal(classifyPages({ pages: [makePage(invoice)], classes: THREE }).label, 'invoice');
 });
+
+test('till receipts with tax numbers and invoice words are receipts: umlauts OCR read without dots, card words, one print counted once', () => {
+  const receipts = [
+    // A fuel station prints RECHNUNG for the tax office; OCR reads "Säule" as "Saule".
+    ['Tankstelle Albrecht', 'USt-IdNr.: DE812345678', 'RECHNUNG', 'Saule 8 Super E10', '40,59 l X 1,699 EUR/l 68,96', 'Summe EUR 73,35', 'Girocard 73,35', '19% MwSt 11,71', 'Netto 61,64', 'Datum: 03.01.2021 Zeit: 07:27', 'Gute Fahrt!'],
+    // "USt-IdNr." is one print: its "USt" does not count again.
+    ['Backerei Sonnenkorn', 'Hauptstr. 7', '79098 Freiburg', '20.07.2018 20:49:09', 'Bon 27075', 'Apfelstrudel 2,61', 'Gesamt 12,50', 'EC-Karte 12,50', 'MwSt 7% 0,82', 'USt-IdNr. DE 271845930'],
+    ["HARTLEY'S", '12-14 High Street', 'VAT No: GB 284 5513 90', 'TEABAGS 80S 2.02', 'BALANCE DUE 40.55', 'CONTACTLESS 40.55', 'CHANGE DUE 0.00', 'VAT A=20% 2.97', 'CLUBCARD POINTS THIS VISIT 40', '16/08/24 15:39', 'THANK YOU FOR SHOPPING AT HARTLEYS'],
+  ];
+  for (const lines of receipts) assert.equal(classifyPages({ pages: [makePage(lines)], classes: THREE }).label, 'receipt', lines[0]);
+});

@@ -17,6 +17,8 @@ const NONE_EVIDENCE = 1.8;
 /** Softmax temperature: evidence units per factor e of odds. */
 const TEMPERATURE = 1.0;
 const GENERIC_WORDS = new Set(['date', 'number', 'no', 'total', 'tax', 'amount', 'payment', 'name', 'address', 'document', 'page', 'price', 'paid', 'card', 'items', 'item', 'order', 'customer']);
+/** Weight of a document type's cue words (its own label and description words weigh 1, the type's name 1.5). */
+const CUE_WEIGHT = 0.6;
 /** Only a label's strongest matching terms count, so a long cue list does not win by volume. */
 const TOP_TERMS = 8;
 /**
@@ -50,8 +52,9 @@ function buildQuery(label: string, description: string): Query {
   for (const [type, cues] of Object.entries(DOCUMENT_TYPE_CUES)) {
     if (!own.includes(` ${type} `) && !own.includes(` ${type}s `)) continue;
     kinds.add(type);
-    for (const c of cues) terms.set(fold(c), Math.max(terms.get(fold(c)) ?? 0, 0.6));
-    for (const p of Object.keys(DOCUMENT_TYPE_PATTERNS[type] ?? {})) terms.set(`@${p}`, 0.6);
+    // OCR reads umlauts without their dots ("Saule" for Säule): the cue in both spellings.
+    for (const c of cues) for (const f of new Set([fold(c), fold(c.normalize('NFKD').replace(/[\u0300-\u036f]/g, ''))])) terms.set(f, Math.max(terms.get(f) ?? 0, CUE_WEIGHT));
+    for (const p of Object.keys(DOCUMENT_TYPE_PATTERNS[type] ?? {})) terms.set(`@${p}`, CUE_WEIGHT);
     terms.set(type, 1.5);
   }
   const catchAll = tokenize(label).some((w) => CATCH_ALL_WORDS.has(w));
@@ -83,16 +86,16 @@ export function classifyPages(input: ClassifyInput): ClassifyOutput {
   // Terms that several labels share tell them apart less.
   const share = new Map<string, number>();
   for (const q of queries) for (const t of q.terms.keys()) share.set(t, (share.get(t) ?? 0) + 1);
-  // A word inside another label's cue phrase counts for that phrase only ("invoice" in "tax invoice",
-  // a receipt heading in some countries).
-  const phrasesOf = (qi: number) => queries.flatMap((q, j) => (j === qi ? [] : [...q.terms.keys()].filter((t) => t.includes(' '))));
+  // A word inside a cue phrase counts for that phrase only: "invoice" in another label's "tax invoice" (a
+  // receipt heading in some countries), "ust" in its own label's "ust idnr" (one print, one count).
+  const phrases = [...new Set(queries.flatMap((q) => [...q.terms.keys()].filter((t) => t.includes(' '))))];
   const evidence = queries.map((q, qi) => {
     const parts: number[] = [];
-    const others = phrasesOf(qi);
     for (const [term, weight] of q.terms) {
       let tf = countTerm(text, tokens, term, raw);
       if (!term.includes(' ') && tf > 0) {
-        for (const p of others) if (p.split(' ').includes(term) && !q.terms.has(p)) tf -= countTerm(text, tokens, p);
+        // The label's own words ("invoice" of an invoice label) still count inside its cue phrases.
+        for (const p of phrases) if (p.split(' ').includes(term) && !(q.terms.has(p) && weight > CUE_WEIGHT)) tf -= countTerm(text, tokens, p);
       }
       if (tf <= 0) continue;
       const idf = Math.log(1 + queries.length / (share.get(term) ?? 1));

@@ -145,6 +145,8 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     'arrivederci', 'factura simplificada', 'efectivo', 'cambio', 'gracias', 'tarjeta', 'ticket de caisse', 'carte bancaire', 'sans contact',
     'a bientot', 'kassabon', 'pinbetaling', 'contant', 'wisselgeld', 'bedankt', 'tot ziens', 'betaald', 'dankend erhalten', 'received with thanks',
     'amount received', 'received from',
+    // How it was paid, and what tills print around it.
+    'contactless', 'change due', 'amex', 'apple pay', 'google pay', 'paypal', 'chip', 'returns', 'clubcard', 'schönen tag',
   ],
   contract: ['agreement', 'contract', 'party', 'parties', 'hereby', 'terms', 'conditions', 'signature', 'signed', 'clause', 'vertrag', 'contrat'],
   letter: ['dear', 'sincerely', 'regards', 'yours', 'sehr geehrte', 'mit freundlichen', 'madame', 'monsieur', 'cordialement'],
