@@ -236,3 +236,28 @@ test('a payment advice slip\'s "To:" names the payee, the seller', () => {
   const plain = findCues(documentLines([page([[[40, 'To:'], [70, 'Ridgeway University']], '12 Lake Road'])], { detectLayout: true }));
   assert.deepEqual(plain.map((c) => c.party), ['buyer']);
 });
+
+test('a legal form alone is no name: the footer\'s "SARL au capital de …" opens no name, a wrapped "Pty Ltd" joins the line above', () => {
+  const french = page([
+    'Atelier Lumière SARL',
+    '14 rue des Tanneurs',
+    '69002 Lyon',
+    '',
+    [[300, 'Boulangerie Martin & Fils']],
+    [[300, '3 place Bellecour']],
+    [[300, '69002 Lyon']],
+    'Facture FAC/2024/00417',
+    [[300, 'Total TTC'], [480, '1 200,00 €']],
+    '',
+    'SARL au capital de 10 000 € · SIRET 812 447 193 00021 · RCS Lyon · TVA FR 41 812447193',
+  ]);
+  assert.equal(read(french, [VENDOR]).vendor, 'Atelier Lumière SARL');
+  const wrapped = page([
+    [[40, 'TAX INVOICE'], [400, 'Bayside Electrical Services']],
+    [[400, 'Pty Ltd']],
+    [[40, 'Mordialloc Medical Centre'], [400, '4/22 Nepean Hwy']],
+    [[40, '511 Main St'], [400, 'Mentone VIC 3194']],
+    [[40, 'Invoice Number INV-0087'], [400, 'ABN 51 824 753 556']],
+  ]);
+  assert.equal(read(wrapped, [VENDOR]).vendor, 'Bayside Electrical Services Pty Ltd');
+});

@@ -8,7 +8,7 @@ import type { Word } from '../types.js';
 import { findDates } from './parse-date.js';
 import { findAmounts } from './parse-amount.js';
 import { synonymsOf, tokenize } from './vocabulary.js';
-import { hasLegalForm, looksLikeCompany } from './issuer/legal-forms.js';
+import { hasLegalForm, looksLikeCompany, withoutLegalForm } from './issuer/legal-forms.js';
 import { repairNameText } from './issuer/ocr-repair.js';
 import { blockOf, type Cue } from './issuer/party-cues.js';
 import { addressLike, meanConf, NOT_A_NAME, REGISTRATION_LINE, streetAddress } from './issuer/line-signs.js';
@@ -115,6 +115,9 @@ export function nameEvidence(text: string, line: Line): number {
   return score;
 }
 
+/** A legal form without a name ("Pty Ltd" wrapped under its name, "SARL" opening "SARL au capital de ..."). */
+const formAlone = (text: string): boolean => hasLegalForm(text) && !/\p{L}{2}/u.test(withoutLegalForm(text).replace(/[&,.]/g, ''));
+
 /** Name text cut from a phrase or line: without a document title, a leading label or a trailing registration number. */
 export function cleanName(raw: string, ocr: boolean, minLetters = 4): string | null {
   const text = raw
@@ -127,12 +130,14 @@ export function cleanName(raw: string, ocr: boolean, minLetters = 4): string | n
     .replace(/(?<=\p{Ll}{4})\.$/u, '')
     .trim();
   const letters = (text.match(/\p{L}/gu) ?? []).length;
-  if (letters < minLetters || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8) return null;
+  if (letters < minLetters || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8 || formAlone(text)) return null;
   return ocr ? repairNameText(text) : text;
 }
 
 interface Option {
   text: string;
+  /** The line the name starts on, when not the option's own. */
+  line?: Line;
   height: number;
   x0: number;
   x1: number;
@@ -140,10 +145,13 @@ interface Option {
   phrases: Phrase[];
 }
 
-function optionsOf(l: Line, ocr: boolean): Option[] {
+function optionsOf(l: Line, ocr: boolean, above: Line | undefined): Option[] {
   const parts = l.text.split(SENDER_SEPARATOR);
   const all = { x0: l.x0, x1: l.x1, phrases: l.phrases };
+  // A legal form alone under its name's line, in a narrow column ("Bayside Electrical Services" / "Pty Ltd").
+  const wrapped = above && formAlone(l.text) && l.y0 - above.y1 < l.height ? above.phrases.find((p) => Math.abs(p.x0 - l.x0) < l.height) : undefined;
   return [
+    ...(above && wrapped ? [{ text: `${wrapped.text} ${l.text}`, line: above, bonus: 0, height: l.height, x0: Math.min(l.x0, wrapped.x0), x1: Math.max(l.x1, wrapped.x1), phrases: [wrapped, ...l.phrases] }] : []),
     // OCR splits names at wide letter gaps, so on OCR pages the whole line is a candidate too.
     ...(ocr ? [{ text: l.text, bonus: 0, height: l.height, ...all }] : []),
     // A phrase's own size: a small name next to a big "INVOICE" title is still small print.
@@ -172,7 +180,7 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
     // Past the letterhead a name needs more evidence than its size (a legal form and a tax number, a cue).
     const place = -0.04 * Math.min(i, 12) - (i >= 12 ? 0.3 + 0.3 * (l.y0 / l.pageHeight) : 0);
     const taxNear = page.slice(i, i + 4).some((n) => TAX_ID.test(n.text));
-    for (const o of optionsOf(l, ocr)) {
+    for (const o of optionsOf(l, ocr, page[i - 1])) {
       const text = cleanName(o.text, ocr);
       if (!text) continue;
       let score = Math.min(1, o.height / maxH) + place + o.bonus + nameEvidence(text, l);
@@ -187,7 +195,7 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
       // A logo or smudge read by OCR comes with a low confidence.
       if (conf < 35) score -= 0.8;
       else if (conf < 60) score -= 0.25;
-      out.push({ text, line: l, score, x0: o.x0, x1: o.x1 });
+      out.push({ text, line: o.line ?? l, score, x0: o.x0, x1: o.x1 });
     }
   });
   return [...out, ...registeredCandidates(page), ...cuedCandidates(lines, sellerCues)];
