@@ -394,3 +394,29 @@ test('a count times a price printed under an item ("2 × $111.00", "2 x 0,99") g
     amount: 1.98,
   });
 });
+
+test('totals printed as a row of labels over a row of amounts end the table; the footer under them adds no rows', () => {
+  const lines: FixtureLine[] = [
+    [[50, 'Beskrivelse'], [280, 'Antal'], [360, 'Stk. pris'], [480, 'Beløb']],
+    [[50, 'Udskiftning af tagvinduer'], [290, '1'], [360, '9.090,00'], [480, '9.090,00']],
+    [[50, 'Tømrerarbejde'], [290, '16'], [366, '510,00'], [480, '8.160,00']],
+    [[50, 'Subtotal'], [200, 'Moms 25 %'], [380, 'I alt at betale']],
+    [[50, '17.250,00'], [200, '4.312,50'], [380, '21.562,50 DKK']],
+    [[50, 'Skovgaard Tømrer ApS'], [250, 'Tlf. 33 22 18 47'], [400, 'Danske Bank']],
+    [[50, 'Vesterbrogade 149'], [250, 'kontor@skovgaard.dk'], [400, 'Kontonr. 0011874471']],
+  ];
+  const rows = extractFields({ pages: [makePage(lines)], fields: [ITEMS], dateFormat: null, detectLayout: true, detectTables: false }).data.line_items as { amount: number }[];
+  assert.deepEqual(rows.map((r) => r.amount), [9090, 8160]);
+});
+
+test('a page number at the foot of a page ("Page 1 of 2") is no item, and the table goes on over the page', () => {
+  const p1 = makePage([
+    [[50, 'Description'], [300, 'Qty'], [380, 'Unit Price'], [480, 'Amount']],
+    [[50, 'Copy paper A4'], [300, '5'], [380, '5.55'], [480, '27.75']],
+    [[50, 'Toner TN-2420'], [300, '1'], [380, '64.95'], [480, '64.95']],
+    [[480, 'Page 1 of 2']],
+  ]);
+  const p2 = makePage([[[50, 'Office chair'], [300, '1'], [380, '145.50'], [480, '145.50']], [[300, 'Total'], [480, '238.20']]], 2);
+  const rows = extractFields({ pages: [p1, p2], fields: [ITEMS], dateFormat: null, detectLayout: true, detectTables: false }).data.line_items as { amount: number }[];
+  assert.deepEqual(rows.map((r) => r.amount), [27.75, 64.95, 145.5]);
+});

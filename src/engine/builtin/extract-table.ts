@@ -92,6 +92,9 @@ function pricedItem(texts: string[], columns: Column[], mark: DecimalMark): bool
   return !!q && !!p && !!a && a.value !== 0 && plausibleQuantity(q) && addsUp(q.value, p.value, a.value);
 }
 
+/** "Page 1 of 2", "Seite 1 von 2", "Page 1/2", "Pág. 1 de 2", "1 / 2". */
+const PAGE_NUMBER = /^\W*(?:(?:page|seite|pagina|página|pág|blad|sida|side|strona|sivu)\.?\s*)?\d{1,3}\s*(?:of|von|de|di|van|av|af|z|\/)\s*\d{1,3}\W*$/i;
+
 function itemsUnder(lines: Line[], header: Header, subs: TableSub[], opts: TableOptions, mark: DecimalMark): ItemLines[] {
   const items: ItemLines[] = [];
   const numberCols = header.columns.filter((c) => c.sub?.def.type === 'number');
@@ -129,6 +132,8 @@ function itemsUnder(lines: Line[], header: Header, subs: TableSub[], opts: Table
     if (!/\d/.test(line.text) && headerWords(line, subs) >= 2) break;
     // On a continuation page the rows must start right at the top, else the table ended on the last page.
     if (page !== header.line.page && k - pageStart >= 3 && rowsOnPage === 0) break;
+    // A page number at the page's foot ("Page 1 of 2") is no item, and the table may go on over the page.
+    if (PAGE_NUMBER.test(line.text)) continue;
     const gap = line.y0 - lastY;
     // Whitespace ends a table; notes printed under an item do not.
     if (gap > Math.max(4 * Math.max(line.height, header.line.height), 2.5 * pitch)) break;
@@ -137,6 +142,8 @@ function itemsUnder(lines: Line[], header: Header, subs: TableSub[], opts: Table
       // Section subtotals sit inside a table; a block of totals lines, or one followed by a gap, ends it.
       const next = after[k + 1];
       if (!next || next.page !== line.page || isTotalsLine(next) || next.y0 - line.y1 > Math.max(2 * line.height, 1.8 * pitch)) break;
+      // Totals printed as a row of labels over a row of their amounts ("Subtotal  Moms 25 %  I alt" / "19.410,00 …"): the amounts name no item.
+      if (desc >= 0 && !/\p{L}{2}/u.test(cells(next, header.columns)[desc])) break;
       open = null;
       continue;
     }
