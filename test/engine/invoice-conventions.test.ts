@@ -222,3 +222,11 @@ test('a postcode beside a stacked "Invoice Number" label is not the number; a ta
   const tagline = read(['Heating · Cooling · Ventilation', 'Granite Peak IT Services, Inc.', '850 Mountain View Road', 'Denver, CO 80202', 'Invoice No: 4711'], fields);
   assert.equal(tagline.vendor, 'Granite Peak IT Services, Inc.');
 });
+
+test('an amount beside its total label is its value, not a larger one in the footer under it', () => {
+  const data = read(
+    ['Onda Telecomunicazioni S.p.A.', 'Fattura W24-0871123', [[300, 'Totale imponibile'], [480, '91,94']], [[300, 'IVA 22%'], [480, '20,23']], [[300, 'Totale fattura'], [470, '€ 112,17']], 'Onda Telecomunicazioni S.p.A. – Sede legale Via Lorenzini 4, 20139 Milano – Cap. Soc. € 12.000.000 i.v.'],
+    [{ name: 'total', type: 'number', description: 'Total amount to pay, including tax' }],
+  );
+  assert.equal(data.total, 112.17);
+});

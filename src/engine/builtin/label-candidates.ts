@@ -123,12 +123,16 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
       // label ("Total | Incl. | GST | RM 3.90"). A count before a sum of money ("Total | 38 Nos |
       // Rs. 2,37,048.00") is a value, but the money after it is one too.
       const passed: string[] = [];
+      let money = false;
       for (const p of valueRightOf(lines, line, labelX1)) {
         const value = push(p.text, 'right', line, passed, p.x0 - labelX1);
-        if (value && !(value.kind === 'number' && !value.amount.decimals && !value.amount.currency)) break;
+        money = value?.kind === 'number' && (value.amount.decimals || value.amount.currency);
+        if (value && !(value.kind === 'number' && !money)) break;
         passed.push(p.text);
         if (passed.length > 3) break;
       }
+      // An amount beside its label is its value: nothing under it is (the footer's "Cap. Soc. € 12.000.000").
+      if (money) continue;
       const x0 = phrase.words[span.start].x0;
       for (const p of valueBelow(lines, line, x0, labelX1)) {
         const at = lines.find((l) => l.phrases.includes(p)) ?? line;
