@@ -10,6 +10,8 @@ const STEP_DEGREES = 0.25;
 const MIN_DEGREES = 0.5;
 /** The best angle must sharpen the profile by this much over none, else the page has no clear rows. */
 const MIN_GAIN = 1.1;
+/** Strokes are at most this share of the page's width across (1/100): wider dark runs are background. */
+const STROKE_REACH = 100;
 /** Ink points sampled at most: enough for the profile of a page, cheap to rotate 41 times. */
 const MAX_POINTS = 60_000;
 
@@ -31,13 +33,25 @@ export function skewDegrees(gray: Uint8Array, width: number, height: number): nu
   for (let v = 0; v < inkBelow; v++) ink += histogram[v];
   if (ink === 0) return 0;
   const every = Math.max(1, Math.ceil(Math.sqrt(ink / MAX_POINTS)));
+  // A stroke has paper on both sides within a few pixels; the table a receipt lies on, or a scanner's
+  // dark margin, does not: its edges lean with the photo, not with the lines of text.
+  const reach = Math.max(4, Math.round(width / STROKE_REACH));
+  const paperWithin = (row: number, x: number, step: 1 | -1): boolean => {
+    for (let k = 1; k <= reach; k++) {
+      const v = gray[row + x + k * step];
+      if (v === undefined || x + k * step < 0 || x + k * step >= width) return false;
+      if (v >= inkBelow) return true;
+    }
+    return false;
+  };
   const xs: number[] = [];
   const ys: number[] = [];
   for (let y = 0; y < height; y += every) {
     for (let x = 0; x < width; x += every) {
-      if (gray[y * width + x] < inkBelow) xs.push(x), ys.push(y);
+      if (gray[y * width + x] < inkBelow && paperWithin(y * width, x, -1) && paperWithin(y * width, x, 1)) xs.push(x), ys.push(y);
     }
   }
+  if (xs.length === 0) return 0;
   const sharpness = (degrees: number): number => {
     const t = Math.tan((degrees * Math.PI) / 180);
     const bins = new Map<number, number>();
