@@ -40,3 +40,12 @@ test("a ticket's fare is its total; a check number does not hide the date; OCR's
   const bill = read(['PEARL STREET GRILL', '1207 Pearl Street', 'Boulder, c0 80302', 'Check #3244 05/02/2023 8:33 PM', [[50, 'TOTAL'], [300, '42.10']]]);
   assert.equal(bill.date, '2023-05-02');
 });
+
+test('an address: a street without a street word over its postcode row, the address parts of a footer line, the owner or a label row ends it', () => {
+  assert.equal(read(['SUPERMERCADOS LA HUERTA S.L.', 'C/ Mayor, 23', '28013 Madrid', 'NIF B-84512377']).address, 'C/ Mayor, 23 28013 Madrid');
+  assert.equal(read(['ParkStad Garage Centrum', 'Weteringschans 85', '1017 RZ Amsterdam', 'Tel. 020 555 1234']).address, 'Weteringschans 85 1017 RZ Amsterdam');
+  assert.equal(read(['Stadt-Apotheke', 'Marktplatz 3', '69117 Heidelberg', 'Inh. Dr. Katrin Brandt e.K.']).address, 'Marktplatz 3 69117 Heidelberg');
+  assert.equal(read(['SNCF Voyageurs', '12 boulevard de Vaugirard, 75015 Paris', 'Référence dossier : GXRNCQ']).address, '12 boulevard de Vaugirard, 75015 Paris');
+  // A footer of parts: the name, the address, the tax number.
+  assert.equal(read(['Northstar Tickets', 'Order NS-88213', 'Northstar Tickets · 200 Bay St, Suite 1400, Toronto, ON M5J 2J2 · HST 81122 4455 RT0001']).address, '200 Bay St, Suite 1400, Toronto, ON M5J 2J2');
+});

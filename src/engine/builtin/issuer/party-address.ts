@@ -47,6 +47,25 @@ const EU_VAT_ID_ROW = new RegExp(String.raw`^\W*${EU_VAT_ID}\W*$`);
 /** A count of an item or a fare: "2 X ADULT ANYTIME SINGLE", "Tageskarte Preisstufe 1". */
 const ITEM_COUNT = /^\W*\d+\s*[xX×]\s+\p{L}|\b(?:preisstufe|tageskarte|einzelfahrt|fahrkarte|fahrschein|zones?\s+\d)/iu;
 
+/** A label and its value ("Référence dossier : GXRNCQ", "Order ID: 88"): after the address has begun, the address has ended. */
+const LABELLED = /\p{L}{2,}\.?\s?:\s*\S/u;
+/** Parts of a footer or sender line ("Northstar Tickets · 200 Bay St, Toronto · HST 81122"). */
+const PART_SEPARATOR = /\s+[·•●|]\s+|\s*[·•●|]\s*/;
+/** A street and house number on a line of its own ("Weteringschans 85", "Av. de la Constitución 12", "C/ Mayor, 23", "Am Markt 7"). */
+const STREET_AND_NUMBER = /^\p{L}[\p{L}.'’/ -]{1,40},?\s\d{1,4}\s?[a-zA-Z]?$/u;
+/** A row that starts with a postcode and goes on with its town ("41004 Sevilla", "1017 RZ Amsterdam", "75015 Paris"). */
+const POSTCODE_ROW = /^\W*(?:\d{4,5}|\d{4}\s?[A-Z]{2}|\d{2}-\d{3}|\d{3}\s\d{2})\s+\p{L}/u;
+
+/** The address parts of a row made of parts: from the first that reads as an address to the last before a stop. */
+function addressParts(text: string): string {
+  const parts = text.split(PART_SEPARATOR).map((p) => p.trim());
+  if (parts.length < 2) return text;
+  const start = parts.findIndex((p) => addressLike(p) && !ADDRESS_STOP.test(p));
+  if (start < 0) return text;
+  const end = parts.findIndex((p, i) => i > start && (ADDRESS_STOP.test(p) || !addressLike(p)));
+  return parts.slice(start, end < 0 ? parts.length : end).join(', ');
+}
+
 /** OCR read a row this unsurely (mean word confidence): it may be a misread address row. */
 const UNSURE_ROW = 70;
 
@@ -59,8 +78,9 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
   const used: AddressRow[] = [];
   let skipped = 0;
   let unsureSkipped = false;
+  let streetBefore: AddressRow | null = null;
   for (const row of rows) {
-    const { text } = row;
+    const text = addressParts(row.text);
     if (isJunk(text)) continue;
     if (out.length === 0) {
       // Before the address: the registration and tax numbers, a branch or licence line.
@@ -72,9 +92,12 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
       if (!addressLike(text) || ADDRESS_STOP.test(text.replace(/^[A-Z]*\d{5,}-?[A-Z]?\W?\s+/i, ''))) {
         if (++skipped > 2) break;
         if (meanConf(row.line) < UNSURE_ROW) unsureSkipped = true;
+        streetBefore = STREET_AND_NUMBER.test(text) && !ADDRESS_STOP.test(text) ? { ...row, text } : null;
         continue;
       }
-    }
+      // The street over the postcode and town, with no street word of its own: the address starts there.
+      if (streetBefore && POSTCODE_ROW.test(text)) used.push(streetBefore), out.push(streetBefore.text);
+    } else if (LABELLED.test(text)) break;
     // A price at the end of a line means the items have started.
     // So does a count of an item ("2 X ADULT SINGLE") or a ticket's fare zone.
     if (ADDRESS_STOP.test(text) || findDates(text).length || PHONE.test(text) || bareNumber(text) || EU_VAT_ID_ROW.test(text) || /\d[.,]\d{2}$/.test(text) || ITEM_COUNT.test(text)) break;
