@@ -100,3 +100,11 @@ test('"NET PAYABLE" is the sum to pay; the TOTAL of an "ITEM  TOTAL" header is n
   ];
   assert.equal(total(lines), 567);
 });
+
+test('a card slip\'s total after the tip ("+ Tip" / "= Total") is what was paid; a count after the total\'s label is not the total', () => {
+  assert.equal(
+    total(['THE GOLDEN FORK', row('Subtotal', '118.84'), row('Tax', '10.51'), row('Total', '129.35'), 'VISA XXXX1609', row('Amount :', '$129.35'), row('+ Tip :', '$23.00'), row('= Total:', '$152.35'), 'I agree to pay the above total amount']),
+    152.35,
+  );
+  assert.equal(total(['SUPERMERCADOS LA HUERTA', row('Leche entera 6x1L', '5,94'), [[50, 'TOTAL (21 art.)'], [300, '64,15']], row('Tarjeta', '64,15')]), 64.15);
+});

@@ -38,7 +38,7 @@ function bestLabelSpan(phrase: Phrase, terms: FieldTerms): { start: number; end:
   for (let s = 0; s < phrase.words.length; s++) {
     if (wordTokens[s].length === 0) continue;
     // Labels start a phrase or follow punctuation; a label word inside running text is just a word.
-    if (s > 0 && !/[:;,.|)]$/.test(phrase.words[s - 1].text)) continue;
+    if (s > 0 && !/[:;,.|)=+]$/.test(phrase.words[s - 1].text)) continue;
     const tokens: string[] = [];
     for (let e = s; e < Math.min(phrase.words.length, s + MAX_LABEL_WORDS); e++) {
       tokens.push(...wordTokens[e]);
@@ -115,9 +115,11 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
       const rest = glued ? [{ ...phrase.words[span.end], text: glued }, ...restWords] : restWords;
       // Text right after a label needs a separator ("Vendor: ACME"), else it is likely one phrase ("Vendor Services").
       const inlineOk = terms.type !== 'text' || colon || terms.role === 'identifier';
-      const inline = rest.length > 0 && inlineOk && push(wordsText(rest), 'inline', line) !== null;
+      const inlineValue = rest.length > 0 && inlineOk ? push(wordsText(rest), 'inline', line) : null;
+      // A count after a total's label ("TOTAL (21 art.) | 64,15") leaves the money further right to be read.
+      const count = inlineValue?.kind === 'number' && !inlineValue.amount.decimals && !inlineValue.amount.currency;
       // Words after the label that hold no value are part of the label ("Total Sales"), so look further.
-      if (!wholePhrase && !colon && (inline || terms.type === 'text')) continue;
+      if (!wholePhrase && !colon && ((inlineValue && !count) || terms.type === 'text')) continue;
       const labelX1 = phrase.words[span.end].x1;
       // The first phrase to the right that holds a value; phrases passed on the way belong to the
       // label ("Total | Incl. | GST | RM 3.90"). A count before a sum of money ("Total | 38 Nos |

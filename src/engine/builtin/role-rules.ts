@@ -74,6 +74,9 @@ const sameAmount = (c: Candidate, paid: number): boolean =>
   c.value.kind === 'number' && (Math.abs(c.value.value - paid) < 0.005 || (!c.value.amount.decimals && Math.abs(c.value.value / 100 - paid) < 0.005));
 
 /** Adjusts candidate scores by role; returns them sorted best first. */
+/** A tip added on a card slip: tip, gratuity, Trinkgeld, pourboire, propina, mancia, fooi. */
+const TIP_LINE = /(?:^|[\s+])(?:tip|gratuity|trinkgeld|pourboire|propina|mancia|fooi)\b/i;
+
 export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: number, lines: Line[] = []): Candidate[] {
   // A payment line carries an amount; a bare "CASH" at the top is the sale's type, not its payment.
   const paymentAt = lines.find((l) => PAYMENT_LINE.test(l.text) && moneyOn(l.text) !== null)?.index ?? Infinity;
@@ -108,6 +111,8 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       if (c.line.index > taxSummaryAt) c.score -= 0.5;
       if (c.value.kind === 'number' && c.value.value === maxValue) c.score += 0.1;
       if (c.value.kind === 'number' && c.value.value <= 0) c.score -= 0.3;
+      // A total right after a tip ("+ Tip: $23.00" / "= Total: $152.35") is what the card paid, tip included.
+      if (lines.slice(Math.max(0, c.labelLine.index - 2), c.labelLine.index).some((l) => TIP_LINE.test(l.text) && moneyOn(l.text) !== null)) c.score += 0.3;
       // A column header ("Amount") over the first row of a table is not the total's label, nor is the
       // "TOTAL" of a two-column "ITEM  TOTAL" header over an item's row (its name left of the value).
       if (c.source === 'below' && (c.labelLine.phrases.length >= 3 || (c.labelLine.phrases.length === 2 && itemRow(c.line)))) c.score -= 0.5;
