@@ -40,3 +40,10 @@ test('OCR digits for the letters of a month name ("225ep\'18", "3 0ct 2019") and
   // A text layer spells its dates right: no repair there.
   assert.equal(date(['Corner Deli', 'Ref 3 0ct 2019', 'Total 9.28']), null);
 });
+
+test('a web shop\'s receipt that prints only its order date: the date of purchase is the order\'s; an invoice date is not', () => {
+  const receipt = ['Birch & Loom', 'Order #1235', 'Thank you for your purchase!', 'Order placed October 23, 2024 at 01:06 pm', 'Wool Dryer Balls × 1 $18.00', 'Total $18.00 USD'];
+  assert.equal(date(receipt), '2024-10-23');
+  const invoiceDate: FieldDefinition[] = [{ name: 'date', type: 'date', description: 'Invoice date' }];
+  assert.equal(extractFields({ pages: [makePage(receipt)], fields: invoiceDate, dateFormat: null, detectLayout: true, detectTables: false }).data.date, null);
+});

@@ -64,7 +64,7 @@ function fallback(terms: FieldTerms, doc: DocumentFacts, party: PartyAsk | null)
   if (terms.role === 'date') {
     // The first date is the document's own; a field that asks for a due or delivery date has no such rule.
     if (askedDateWords(terms).size > 0) return null;
-    const d = dateFallback(lines, doc.ctx.monthFirst);
+    const d = dateFallback(lines, doc.ctx.monthFirst, terms);
     if (!d) return null;
     const base = layout(null, null).evidence;
     return checkedDate(d.match.date, ocrConfidenceOf(d.line, d.match.start, d.match.end), d.match.ambiguous, d.repaired, base, doc);

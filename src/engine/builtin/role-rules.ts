@@ -248,23 +248,25 @@ export function askedDateWords(terms: FieldTerms): Set<string> {
  * An other-date word before a date labels it, unless a number word or sign follows it ("Order No.
  * 1000219 11/03/2018", "Check #3244 05/02/2023": the word names a number there).
  */
-function labelsOtherDate(before: string[]): boolean {
+function labelsOtherDate(before: string[], own: Set<string> = new Set()): boolean {
   const at = before.findLastIndex((t) => hasWord([t], OTHER_DATE_WORDS));
-  return at >= 0 && !before.slice(at + 1).some((t) => NUMBER_WORDS.has(t) || /^#\d/.test(t));
+  return at >= 0 && !own.has(before[at]) && !before.slice(at + 1).some((t) => NUMBER_WORDS.has(t) || /^#\d/.test(t));
 }
 
 /**
  * The document's first plausible date that is not labelled as some other date. When none is printed
  * legibly, the first one on an OCR'd line once OCR's digit/letter confusions are undone (`repaired`).
+ * Last, a date labelled with a word of the field's description ("Order placed October 23" for the
+ * "Date of purchase" of a web shop's receipt, which prints no other date).
  */
-export function dateFallback(lines: Line[], monthFirst: boolean): { line: Line; match: DateMatch; repaired: boolean } | null {
-  const first = (text: (l: Line) => string | null) => {
+export function dateFallback(lines: Line[], monthFirst: boolean, terms?: FieldTerms): { line: Line; match: DateMatch; repaired: boolean } | null {
+  const first = (text: (l: Line) => string | null, own?: Set<string>) => {
     for (const l of lines) {
       const t = text(l);
       if (t === null) continue;
       const found = findDates(t, { monthFirst }).filter((m) => plausibleDate(m.date));
       if (found.length === 0) continue;
-      if (labelsOtherDate(tokenize(t.slice(0, found[0].start)))) continue;
+      if (labelsOtherDate(tokenize(t.slice(0, found[0].start)), own)) continue;
       return { line: l, match: found[0] };
     }
     return null;
@@ -272,5 +274,8 @@ export function dateFallback(lines: Line[], monthFirst: boolean): { line: Line; 
   const plain = first((l) => l.text);
   if (plain) return { ...plain, repaired: false };
   const fixed = first((l) => (readByOcr(l) ? undoOcrLetters(l.text) : null));
-  return fixed && { ...fixed, repaired: true };
+  if (fixed) return { ...fixed, repaired: true };
+  const described = new Set(terms ? tokenize(terms.description).flatMap((t) => [...synonymsOf(t)]) : []);
+  const named = described.size ? first((l) => l.text, described) : null;
+  return named && { ...named, repaired: false };
 }
