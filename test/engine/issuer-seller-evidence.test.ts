@@ -119,3 +119,32 @@ test('a register or bank entry is no name: it scores below a plain name ("RCS de
   const [name, ...entries] = lines.map((l) => nameEvidence(l.text, l));
   for (const [i, e] of entries.entries()) assert.ok(e < name && e < 0, `${lines[i + 1].text}: ${e} < ${name}`);
 });
+
+test('a seller printed only as a logo: the footer name before its Org.nr is the seller, not the buyer block; a brand gives the legal name its mention shares a word with', () => {
+  const swedish = page([
+    'FAKTURA',
+    'Fakturanummer 10234',
+    'Fakturadatum 2023-07-19',
+    'Bryggeriet Öster & Co AB',
+    'Att: Ekonomiavdelningen',
+    'Bergsgatan 8',
+    '753 20 Uppsala',
+    [[50, 'Konsulttjänster'], [480, '25 692,50']],
+    [[300, 'Att betala'], [480, '32 115,63 SEK']],
+    [[50, 'Nordljus Konsult AB'], [200, 'Tel. 08-411 87 20'], [380, 'Org.nr 559118-4471']],
+    [[50, 'Sveavägen 44'], [200, 'info@nordljus.se'], [380, 'Momsreg.nr SE559118447101']],
+  ]);
+  assert.equal(read(swedish), 'Nordljus Konsult AB');
+  // The guest's company two lines under the hotel's brand is not the hotel's legal name.
+  const hotel = page([
+    'HOTEL BELLAVISTA FIRENZE',
+    'Lungarno Acciaiuoli 12 · 50123 Firenze',
+    [[50, 'Vanterra Consulting GmbH'], [350, 'Fattura n. 1187/2024']],
+    [[50, 'Maximilianstraße 35'], [350, 'Camera 304']],
+    [[50, '80539 München'], [350, 'Data fattura 20/01/2024']],
+    [[50, 'Pernottamento camera Superior'], [480, '229,00']],
+    [[300, 'Totale'], [480, '687,00']],
+    'Bellavista Ospitalità S.r.l. · REA FI-601122 · Cap. soc. € 50.000 i.v. · P.IVA 06172840481',
+  ], [0], 2);
+  assert.equal(read(hotel), 'Bellavista Ospitalità S.r.l.');
+});

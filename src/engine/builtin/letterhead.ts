@@ -21,6 +21,8 @@ export interface NameCandidate {
   /** Horizontal extent of the name, where its address block is looked for. */
   x0: number;
   x1: number;
+  /** The name opens the issuer's legal mention (capital, register entry). */
+  registered?: boolean;
 }
 
 /** Words of running text, not of names: "Paid through Cash At Hotel", "Please ask for your invoice". */
@@ -210,7 +212,7 @@ function registeredCandidates(page: Line[]): NameCandidate[] {
   page.forEach((l, i) => {
     const raw = registeredName(l, page[i + 1]);
     const text = raw && cleanName(raw, readByOcr(l));
-    if (text) out.push({ text, line: l, score: 1 + nameEvidence(text, l), x0: l.x0, x1: l.x1 });
+    if (text) out.push({ text, line: l, score: 1 + nameEvidence(text, l), x0: l.x0, x1: l.x1, registered: true });
   });
   return out;
 }

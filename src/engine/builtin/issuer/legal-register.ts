@@ -3,11 +3,11 @@
 // "ACME Ltd, registered in England No. 1234567", "ACME GmbH · Sitz Berlin · Amtsgericht HRB 123").
 // The law asks them of the issuer, not of the buyer, so the name they open is the seller's legal name.
 import type { Line } from '../../layout/lines.js';
-import { hasLegalForm } from './legal-forms.js';
+import { cutAtLegalForm, hasLegalForm } from './legal-forms.js';
 
 /** Words that only a company's own legal mention carries (English, French, German, Spanish, Italian, Dutch, Indian CIN). */
 const REGISTER_WORDS =
-  /(?:^|[\s,;:(·•|–—−-])(?:au\s+capital|capital\s+social|share\s+capital|capital\s+of|r\.?c\.?s\.?|registre\s+du\s+commerce|siège\s+social|registered\s+(?:office|in|address)|company\s+registered|amtsgericht|registergericht|handelsregister|sitz(?:\s+der\s+gesellschaft)?|hrb|hra|registro\s+mercantil|registro\s+(?:delle\s+)?imprese|kvk|cin)(?![\p{L}\p{N}])/iu;
+  /(?:^|[\s,;:(·•|–—−-])(?:au\s+capital|capital\s+social|share\s+capital|capital\s+of|r\.?c\.?s\.?|registre\s+du\s+commerce|siège\s+social|registered\s+(?:office|in|address)|company\s+registered|amtsgericht|registergericht|handelsregister|sitz(?:\s+der\s+gesellschaft)?|hrb|hra|registro\s+mercantil|registro\s+(?:delle\s+)?imprese|kvk|cin|cap\.?\s*soc\.?|capitale\s+sociale|rea|org\.?\s*nr\.?|organisa(?:tion|sjon)snummer|foretaksregisteret|cvr(?:-?nr)?|y-tunnus)(?![\p{L}\p{N}])/iu;
 /** A line that is a register entry itself ("RCS de Lyon n° 437 254 427", "HRB 6089"), not a name before one. */
 export const isRegisterEntry = (text: string): boolean => REGISTER_WORDS.exec(text.trim())?.index === 0;
 
@@ -24,7 +24,8 @@ export function registeredName(line: Line, next: Line | undefined): string | nul
   const at = REGISTER_WORDS.exec(text);
   if (at && at.index > 0) {
     // Running text after the form is not the name ("ACME Ltd is registered in England").
-    const name = text.slice(0, at.index).split(PART_SEPARATOR)[0].trim().replace(/(?:\s+\p{Ll}+)+$/u, '');
+    // "Nordljus Konsult AB Tel. 08-411 87 20 Org.nr …": the name ends with its legal form.
+    const name = cutAtLegalForm(text.slice(0, at.index).split(PART_SEPARATOR)[0].trim().replace(/(?:\s+\p{Ll}+)+$/u, ''));
     // A labelled part ("Bank: Northbank AG, Sitz Frankfurt") is another company's entry, not the opening name.
     return hasLegalForm(name) && !name.includes(':') ? name : null;
   }

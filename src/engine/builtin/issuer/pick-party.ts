@@ -182,9 +182,36 @@ function letterheadAddress(lines: Line[], name: NameCandidate): PartyAddress | n
  */
 function legalLineUnder(top: NameCandidate, cands: NameCandidate[]): NameCandidate {
   if (hasLegalForm(top.text)) return top;
-  const under = cands.filter((c) => c.line.page === top.line.page && c.line.index > top.line.index && c.line.index <= top.line.index + 2 && c.score > 0 && hasLegalForm(c.text));
-  return under.length ? under.reduce((a, b) => (b.score > a.score ? b : a)) : top;
+  // The legal line shares a word with the brand, or stands right under it, aligned: the buyer's name
+  // two lines down in another column is no legal name of the brand.
+  const under = cands.filter(
+    (c) =>
+      c.line.page === top.line.page &&
+      c.line.index > top.line.index &&
+      c.line.index <= top.line.index + 2 &&
+      c.score > 0 &&
+      hasLegalForm(c.text) &&
+      (sharesWord(c.text, top.text) || (c.line.index === top.line.index + 1 && Math.abs(c.x0 - top.x0) < 2 * top.line.height)),
+  );
+  const legal = under.length ? under.reduce((a, b) => (b.score > a.score ? b : a)) : null;
+  // A brand in the letterhead ("HOTEL BELLAVISTA FIRENZE") whose legal mention in the footer names the
+  // company ("Bellavista Ospitalità S.r.l. · REA … · Cap. soc. …"): the legal name.
+  // The same name with its form added ("Nimbus" / "Nimbus SAS") stays as the letterhead prints it (see best()).
+  const entity = fold(withoutLegalForm(top.text));
+  return legal ?? cands.find((c) => c.registered && c.score > 0 && sharesWord(c.text, top.text) && fold(withoutLegalForm(c.text)) !== entity) ?? top;
 }
+
+/** Words of a name that tell it apart: three letters or more, not a legal form. */
+const nameWords = (text: string): string[] =>
+  withoutLegalForm(text)
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length >= 3 && !STOP_WORDS.has(w));
+const STOP_WORDS = new Set(['the', 'and', 'der', 'die', 'das', 'und', 'les', 'des', 'del', 'della', 'von', 'van', 'hotel', 'restaurant', 'cafe', 'shop', 'store']);
+const sharesWord = (a: string, b: string): boolean => {
+  const words = new Set(nameWords(a));
+  return nameWords(b).some((w) => words.has(w));
+};
 
 /**
  * A name without a legal form ("Greystone" in the letterhead) whose full legal name is printed elsewhere
