@@ -230,3 +230,9 @@ test('an amount beside its total label is its value, not a larger one in the foo
   );
   assert.equal(data.total, 112.17);
 });
+
+test('a bill number printed in groups of digits is read whole; a number and a short count after it are not joined', () => {
+  const fields: FieldDefinition[] = [{ name: 'invoice_number', type: 'text', description: 'Invoice number' }];
+  assert.equal(read(['Northern Power Ltd', [[50, 'Bill number'], [200, '1002 3887 7412']], [[50, 'Account number'], [200, '55 0912 3341']]], fields).invoice_number, '1002 3887 7412');
+  assert.equal(read(['Northern Power Ltd', 'Invoice No 2041 12 Mar 2024'], fields).invoice_number, '2041');
+});

@@ -52,6 +52,10 @@ export function cleanText(text: string, terms: FieldTerms): string | null {
     if (at < 0) return null;
     const number = tokens[at].replace(LEADING_PUNCT, '').replace(TRAILING_PUNCT, '');
     if (!number) return null;
+    // A long number printed in groups of digits ("1002 3887 7412", "3318 4471 09"), as utilities print account and bill numbers.
+    const groups = [number];
+    while (/^\d{2,5}$/.test(number) && /^\d{2,4}$/.test(tokens[at + groups.length] ?? '')) groups.push(tokens[at + groups.length]);
+    if (groups.length > 1 && groups.join('').length >= 8) return groups.join(' ');
     return at > 0 && isSeriesCode(tokens[at - 1]) && /^\d/.test(number) ? `${tokens[at - 1]} ${number}` : number;
   }
   return t;
