@@ -108,3 +108,7 @@ test('a card slip\'s total after the tip ("+ Tip" / "= Total") is what was paid;
   );
   assert.equal(total(['SUPERMERCADOS LA HUERTA', row('Leche entera 6x1L', '5,94'), [[50, 'TOTAL (21 art.)'], [300, '64,15']], row('Tarjeta', '64,15')]), 64.15);
 });
+
+test('a net amount after a discount under the gross is what was paid', () => {
+  assert.equal(total(['CITY MEDICALS', 'CASH MEMO', row('ANTACID TAB 15S 1', '30.49'), row('Gross Amt', '368.35'), row('Less Disc 10%', '36.84'), row('Round Off', '0.49'), row('NET AMOUNT', '332.00'), 'Get well soon']), 332);
+});

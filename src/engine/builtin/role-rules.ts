@@ -159,7 +159,7 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       if (words.some((t) => NUMBER_WORDS.has(t) || t === 'reg' || t === 'registration')) c.score -= 1;
     }
   }
-  if (terms.role === 'total') settleNetAndGross(cands);
+  if (terms.role === 'total') settleNetAndGross(cands, lines);
   // What is left to pay beats the total it was worked out from.
   if (terms.role === 'total' && asksToPay) {
     const top = Math.max(...cands.map((c) => c.score));
@@ -217,18 +217,33 @@ const GROSS_WORDS = new Set(['gross', 'brutto']);
  * an invoice, gross before and net after tax and service charge on some receipts. The larger of the
  * two is the one that includes everything, so when a net amount exceeds the gross one they swap roles.
  */
-function settleNetAndGross(cands: Candidate[]): void {
+function settleNetAndGross(cands: Candidate[], lines: Line[]): void {
   const valued = (words: Set<string>) => cands.filter((c) => c.value.kind === 'number' && c.labelTokens.some((t) => words.has(t)));
   const value = (c: Candidate) => (c.value.kind === 'number' ? c.value.value : 0);
   const nets = valued(NET_WORDS);
   const grosses = valued(GROSS_WORDS);
   if (nets.length === 0 || grosses.length === 0) return;
   const maxGross = Math.max(...grosses.map(value));
-  const biggerNets = nets.filter((c) => value(c) > maxGross);
+  // "Gross Amt 368.35 / Less Disc 10% 36.84 / Round Off 0.49 / NET AMOUNT 332.00": the net after a
+  // discount under the gross is what is paid.
+  const afterDiscount = nets.filter((n) => grosses.some((g) => g.line.index < n.line.index && discountedTo(g, n, lines)));
+  const biggerNets = [...nets.filter((c) => value(c) > maxGross), ...afterDiscount];
   if (biggerNets.length === 0) return;
   for (const c of biggerNets) c.score += 1;
   for (const c of grosses) c.score -= 1;
 }
+
+/** A discount line between the gross and the net whose amount, with a rounding of under one unit, takes the gross to the net. */
+function discountedTo(gross: Candidate, net: Candidate, lines: Line[]): boolean {
+  if (gross.value.kind !== 'number' || net.value.kind !== 'number') return false;
+  const [g, n] = [gross.value.value, net.value.value];
+  return lines.slice(gross.line.index + 1, net.line.index).some((l) => {
+    if (!DISCOUNT_LINE.test(l.text)) return false;
+    const off = findAmounts(l.text).filter((a) => a.decimals).at(-1);
+    return off !== undefined && Math.abs(g - Math.abs(off.value) - n) < 1;
+  });
+}
+const DISCOUNT_LINE = /^\W*less\b|\b(disc\.?|discount|rabatt|remise|descuento|sconto|korting)\b/iu;
 
 /**
  * The other-date words a field asks for by name ("due_date", "delivery_date") or in its description
