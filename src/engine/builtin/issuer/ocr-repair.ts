@@ -134,13 +134,16 @@ function splitGluedPostcodes(text: string): string {
 
 /**
  * Postcodes and state codes with a letter and a digit confused: an l ending a number ("7501l"), the l
- * of a UK postcode's district ("HGl 1HS"), the O of a US state read as 0 before its ZIP ("0R 97214").
+ * of a UK postcode's district ("HGl 1HS"), the O of a US state read as 0 before its ZIP ("0R 97214", "C0 80302").
  */
 function fixPostcodes(text: string): string {
   return text
     .replace(/(?<=\d{3})l(?![\p{L}\p{N}])/gu, '1')
     .replace(/(?<![\p{L}\p{N}])([A-Z]{1,2})l(?=[A-Z\d]?\s\d[A-Z]{2}(?![\p{L}\p{N}]))/gu, '$11')
-    .replace(/(?<![\p{L}\p{N}])0(?=[HKR]\s+\d{5}(?:-\d{4})?(?!\d))/gu, 'O');
+    .replace(/(?<![\p{L}\p{N}])0(?=[HKR]\s+\d{5}(?:-\d{4})?(?!\d))/gu, 'O')
+    .replace(/(?<![\p{L}\p{N}])C0(?=\s+\d{5}(?:-\d{4})?(?!\d))/gu, 'CO')
+    // A capital O read as 0 before the small letters of a word ("0rlando").
+    .replace(/(?<![\p{L}\p{N}])0(?=\p{Ll}{3,})/gu, 'O');
 }
 
 /** The recogniser knows no ß: "BahnhofstraBe 12", "HAUPTSTRA8E" are Bahnhofstraße, HAUPTSTRASSE. */
