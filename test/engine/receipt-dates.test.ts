@@ -36,6 +36,8 @@ test('OCR digits for the letters of a month name ("225ep\'18", "3 0ct 2019") and
   };
   assert.equal(ocrDate(['Kaffeehaus Beispiel', "Chk 2284 225ep'18 12:46", 'Total 9.28']), '2018-09-22');
   assert.equal(ocrDate(['Corner Deli', 'Served 3 0ct 2019', 'Total 9.28']), '2019-10-03');
+  // Labelled, with dashes, above the due date: the labelled one.
+  assert.equal(ocrDate(['Aravali Print House', 'Invoice date : 09-0ct-2023', 'Due date : 24-0ct-2023', 'Total 5,227.56']), '2023-10-09');
   assert.equal(ocrDate(['Gare Exemple', 'AEROPORT CDG 1 le 05.02.2C18', 'MONTANT 10.30 EUR']), '2018-02-05');
   // A text layer spells its dates right: no repair there.
   assert.equal(date(['Corner Deli', 'Ref 3 0ct 2019', 'Total 9.28']), null);

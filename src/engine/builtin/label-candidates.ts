@@ -1,7 +1,8 @@
 // Finds printed labels of a field and the values next to them: on the same line after the label
 // ("Invoice No: 123"), in the next phrase to the right across a column gap, or on the line below the
 // label ("Date" over "15.11.2019"). Each candidate carries a score; see docs/engine.md for the rules.
-import type { Line, Phrase } from '../layout/lines.js';
+import { readByOcr, type Line, type Phrase } from '../layout/lines.js';
+import { undoOcrLetters } from './parse-date.js';
 import type { Word } from '../types.js';
 import { labelScore, type FieldTerms } from './field-terms.js';
 import { typedValue, type TypedValue, type ValueContext } from './typed-value.js';
@@ -91,7 +92,8 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
       const colon = endsLabel(phrase.words[span.end]) || /^[:#]/.test(phrase.words[span.end + 1]?.text ?? '');
       const wholePhrase = span.end === phrase.words.length - 1;
       const push = (text: string, source: Candidate['source'], at: Line, passed: string[] = [], gap = 0): TypedValue | null => {
-        const value = typedValue(text, terms, ctx);
+        // On an OCR line, a date with digits read for its month's letters ("09-0ct-2023").
+        const value = typedValue(text, terms, ctx) ?? (terms.type === 'date' && readByOcr(at) ? typedValue(undoOcrLetters(text), terms, ctx) : null);
         if (!value) return null;
         // A text value that is itself a label ("Date:") is not a value.
         if (value.kind === 'text' && /:/.test(text) && terms.role !== 'identifier') return null;

@@ -165,7 +165,7 @@ const LETTER_OF = Object.fromEntries(Object.entries(LOOKALIKE_DIGIT).map(([l, d]
 
 /** Month names as OCR may spell them with digits for letters ("5ep", "0ct", "N0v") after a day. */
 const MONTH_LOOKALIKE = new RegExp(
-  `(?<![\\w])(\\d{1,2})(\\s?)(${Object.keys(MONTHS)
+  `(?<![\\w])(\\d{1,2})([\\s./-]?)(${Object.keys(MONTHS)
     .filter((n) => /[olszb]/.test(n))
     .sort((a, b) => b.length - a.length)
     .map((n) => n.replace(/[olszb]/g, (c) => `[${c}${LOOKALIKE_DIGIT[c]}]`))
