@@ -236,3 +236,8 @@ test('a bill number printed in groups of digits is read whole; a number and a sh
   assert.equal(read(['Northern Power Ltd', [[50, 'Bill number'], [200, '1002 3887 7412']], [[50, 'Account number'], [200, '55 0912 3341']]], fields).invoice_number, '1002 3887 7412');
   assert.equal(read(['Northern Power Ltd', 'Invoice No 2041 12 Mar 2024'], fields).invoice_number, '2041');
 });
+
+test('an invoice number run into its compound label by OCR ("Factuurnr.2024-100453") is read after the label', () => {
+  const fields: FieldDefinition[] = [{ name: 'invoice_number', type: 'text', description: 'Invoice number' }];
+  assert.equal(read(['tulpia Factuur', [[50, 'www.tulpia.nl'], [300, 'Factuurnr.2024-100453']], 'Ordernummer: NL-55812', 'Factuurdatum: 8 januari 2024'], fields).invoice_number, '2024-100453');
+});

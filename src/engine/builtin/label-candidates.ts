@@ -112,7 +112,8 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
         return value;
       };
       // "n°562044387", "No.123", "#A-77": the value is glued to the label word.
-      const glued = /^(?:n°|nº|no\.|nr\.|#)(\S*\d\S*)$/i.exec(phrase.words[span.end].text)?.[1];
+      // Also a compound label run into its value by OCR ("Factuurnr.2024-100453", "Rechnungsnr.:4711").
+      const glued = /^(?:\p{L}*(?:n°|nº|no\.|nr\.)|#)[:.]?(\S*\d\S*)$/iu.exec(phrase.words[span.end].text)?.[1];
       const restWords = phrase.words.slice(span.end + 1);
       const rest = glued ? [{ ...phrase.words[span.end], text: glued }, ...restWords] : restWords;
       // Text right after a label needs a separator ("Vendor: ACME"), else it is likely one phrase ("Vendor Services").
