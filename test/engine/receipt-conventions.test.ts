@@ -46,6 +46,8 @@ test('an address: a street without a street word over its postcode row, the addr
   assert.equal(read(['ParkStad Garage Centrum', 'Weteringschans 85', '1017 RZ Amsterdam', 'Tel. 020 555 1234']).address, 'Weteringschans 85 1017 RZ Amsterdam');
   assert.equal(read(['Stadt-Apotheke', 'Marktplatz 3', '69117 Heidelberg', 'Inh. Dr. Katrin Brandt e.K.']).address, 'Marktplatz 3 69117 Heidelberg');
   assert.equal(read(['SNCF Voyageurs', '12 boulevard de Vaugirard, 75015 Paris', 'Référence dossier : GXRNCQ']).address, '12 boulevard de Vaugirard, 75015 Paris');
+  // A row that runs on into a register entry.
+  assert.equal(read(['ShopKart', 'Plot 21, Sector 44, Gurugram, Haryana 122003 CIN U52100HR2016PTC061234', 'Order Confirmation']).address, 'Plot 21, Sector 44, Gurugram, Haryana 122003');
   // A footer of parts: the name, the address, the tax number.
   assert.equal(read(['Northstar Tickets', 'E-TICKET RECEIPT', 'Northstar Tickets · 200 Bay St, Suite 1400, Toronto, ON M5J 2J2 · HST 81122 4455 RT0001']).address, '200 Bay St, Suite 1400, Toronto, ON M5J 2J2');
 });

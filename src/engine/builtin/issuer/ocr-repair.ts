@@ -142,6 +142,8 @@ function fixPostcodes(text: string): string {
     .replace(/(?<![\p{L}\p{N}])([A-Z]{1,2})l(?=[A-Z\d]?\s\d[A-Z]{2}(?![\p{L}\p{N}]))/gu, '$11')
     .replace(/(?<![\p{L}\p{N}])0(?=[HKR]\s+\d{5}(?:-\d{4})?(?!\d))/gu, 'O')
     .replace(/(?<![\p{L}\p{N}])C0(?=\s+\d{5}(?:-\d{4})?(?!\d))/gu, 'CO')
+    // A UK postcode whose space OCR lost ("LE167NJ" is LE16 7NJ).
+    .replace(/(?<![\p{L}\p{N}])([A-Z]{1,2}\d[A-Z\d]?)(\d[A-Z]{2})(?![\p{L}\p{N}])/gu, '$1 $2')
     // A capital O read as 0 before the small letters of a word ("0rlando").
     .replace(/(?<![\p{L}\p{N}])0(?=\p{Ll}{3,})/gu, 'O');
 }

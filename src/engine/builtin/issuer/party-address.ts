@@ -66,6 +66,13 @@ function addressParts(text: string): string {
   return parts.slice(start, end < 0 ? parts.length : end).join(', ');
 }
 
+/** A row that runs on past its address into a register or contact entry ("… Haryana 122003 CIN U52100HR…"): the address before it. */
+function beforeStop(text: string): string {
+  const at = ADDRESS_STOP.exec(text)?.index ?? 0;
+  const head = text.slice(0, at).replace(/[\s,;·|-]+$/, '');
+  return at > 0 && /\d/.test(head) && addressLike(head) && head.split(/\s+/).length >= 3 ? head : text;
+}
+
 /** OCR read a row this unsurely (mean word confidence): it may be a misread address row. */
 const UNSURE_ROW = 70;
 
@@ -80,7 +87,10 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
   let unsureSkipped = false;
   let streetBefore: AddressRow | null = null;
   for (const row of rows) {
-    const text = addressParts(row.text);
+    const parts = addressParts(row.text);
+    const text = beforeStop(parts);
+    // A row cut at a register or contact entry is the address's last.
+    const last = text !== parts;
     if (isJunk(text)) continue;
     if (out.length === 0) {
       // Before the address: the registration and tax numbers, a branch or licence line.
@@ -107,7 +117,7 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
     const printed = out.length === 0 ? text.replace(/^(?:[A-Z]*\d{6,}-?[A-Z]?\W?|[A-Z]*\d{5}-[A-Z]\W?|\W*\d*-[A-Z]\b\W?|(?:company|co)\.?\s*(?:reg\.?\s*)?no\W*\s*[\w-]*\d[\w-]*)\s+/i, '') : text;
     // A VAT id printed after the town on the same row ("1200 Wien ATU57991999") is not address.
     out.push(printed.replace(EU_VAT_ID_AT_END, ''));
-    if (out.length >= 5) break;
+    if (out.length >= 5 || last) break;
   }
   if (out.length === 0) return null;
   const text = out.join(' ');
