@@ -51,3 +51,21 @@ test('an address: a street without a street word over its postcode row, the addr
   // A footer of parts: the name, the address, the tax number.
   assert.equal(read(['Northstar Tickets', 'E-TICKET RECEIPT', 'Northstar Tickets · 200 Bay St, Suite 1400, Toronto, ON M5J 2J2 · HST 81122 4455 RT0001']).address, '200 Bay St, Suite 1400, Toronto, ON M5J 2J2');
 });
+
+test('a web shop\'s receipt: the shop\'s address is not the delivery address labelled under it', () => {
+  const page = makePage([
+    'Nordlicht Versand GmbH',
+    'service@nordlicht-versand.example',
+    [[50, 'Hafenstraße 12'], [250, 'Tel. 040 3344 5500']],
+    '20457 Hamburg',
+    'Ihre Bestellung Nr. 29693330',
+    'Merino-Socken 2er-Pack 1 17,50 €',
+    'Gesamtsumme 17,50 €',
+    'Lieferadresse',
+    'Jonas Weber',
+    'Gartenweg 5',
+    '34117 Kassel',
+  ]);
+  const data = extractFields({ pages: [page], fields: FIELDS, dateFormat: null, detectLayout: true, detectTables: false }).data;
+  assert.equal(data.address, 'Hafenstraße 12 20457 Hamburg');
+});

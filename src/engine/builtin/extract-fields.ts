@@ -10,7 +10,7 @@ import { formatDate } from './format-date.js';
 import { labelCandidates, type Candidate } from './label-candidates.js';
 import { readsMonthFirst, type CalendarDate } from './parse-date.js';
 import { askedDateWords, dateFallback, paidAmount, rankCandidates } from './role-rules.js';
-import { askedParty, type PartyAsk } from './issuer/party-cues.js';
+import { askedParty, labelNamesParty, type PartyAsk } from './issuer/party-cues.js';
 import { pickParty, type PartyPick } from './issuer/pick-party.js';
 import { readTable, type TableResult } from './extract-table.js';
 import type { TypedValue, ValueContext } from './typed-value.js';
@@ -91,7 +91,9 @@ function fromCandidate(best: Candidate, ranked: Candidate[], terms: FieldTerms, 
 }
 
 function extractScalarWithEvidence(terms: FieldTerms, doc: DocumentFacts, party: PartyAsk | null): ScalarResult {
-  const ranked = rankCandidates(labelCandidates(doc.lines, terms, doc.ctx), terms, doc.lines.length, doc.lines);
+  // The seller's fields take no value labelled for the buyer or the delivery ("Lieferadresse", "Shipping address").
+  const own = (c: Candidate) => party?.party !== 'seller' || !(labelNamesParty(c.labelTokens, 'buyer') || labelNamesParty(c.labelTokens, 'ship_to'));
+  const ranked = rankCandidates(labelCandidates(doc.lines, terms, doc.ctx).filter(own), terms, doc.lines.length, doc.lines);
   const best = ranked[0];
   // A party's name is chosen among its labelled values and the page's own evidence (letterhead, cues).
   if (party?.part === 'name') return partyResult(pickParty(doc.lines, party, ranked), doc.ocrRead);

@@ -47,8 +47,8 @@ const EU_VAT_ID_ROW = new RegExp(String.raw`^\W*${EU_VAT_ID}\W*$`);
 /** A count of an item or a fare: "2 X ADULT ANYTIME SINGLE", "Tageskarte Preisstufe 1". */
 const ITEM_COUNT = /^\W*\d+\s*[xX×]\s+\p{L}|\b(?:preisstufe|tageskarte|einzelfahrt|fahrkarte|fahrschein|zones?\s+\d)/iu;
 
-/** A label and its value ("Référence dossier : GXRNCQ", "Order ID: 88"): after the address has begun, the address has ended. */
-const LABELLED = /\p{L}{2,}\.?\s?:\s*\S/u;
+/** A label and its value ("Référence dossier : GXRNCQ", "Order ID: 88", "Ihre Bestellung Nr. 29693330"): after the address has begun, the address has ended. */
+const LABELLED = /\p{L}{2,}\.?\s?:\s*\S|\b(?:nr|no|#)\.?\s*\d{5,}/iu;
 /** Parts of a footer or sender line ("Northstar Tickets · 200 Bay St, Toronto · HST 81122"). */
 const PART_SEPARATOR = /\s+[·•●|]\s+|\s*[·•●|]\s*/;
 /** A street and house number on a line of its own ("Weteringschans 85", "Av. de la Constitución 12", "C/ Mayor, 23", "Am Markt 7"). */
@@ -70,7 +70,7 @@ function addressParts(text: string): string {
 function beforeStop(text: string): string {
   const at = ADDRESS_STOP.exec(text)?.index ?? 0;
   const head = text.slice(0, at).replace(/[\s,;·|-]+$/, '');
-  return at > 0 && /\d/.test(head) && addressLike(head) && head.split(/\s+/).length >= 3 ? head : text;
+  return at > 0 && /\d/.test(head) && addressLike(head) && head.split(/\s+/).length >= 2 ? head : text;
 }
 
 /** OCR read a row this unsurely (mean word confidence): it may be a misread address row. */
