@@ -69,3 +69,11 @@ test('a web shop\'s receipt: the shop\'s address is not the delivery address lab
   const data = extractFields({ pages: [page], fields: FIELDS, dateFormat: null, detectLayout: true, detectTables: false }).data;
   assert.equal(data.address, 'Hafenstraße 12 20457 Hamburg');
 });
+
+test('a shop name wrapped onto the next line on narrow paper is read whole', () => {
+  assert.equal(read(['HENG HUAT HARDWARE SDN', 'BHD', '(002345-K)', 'NO 12, JALAN BESI 3', '81200 JOHOR BAHRU']).company, 'HENG HUAT HARDWARE SDN BHD');
+  assert.equal(read(['LE FOURNIL DE', 'CLEMENCE', '8 rue des Carmes', '31000 Toulouse']).company, 'LE FOURNIL DE CLEMENCE');
+  assert.equal(read(['Kessler Bau- und Gartenmarkt GmbH &', 'Co. KG', 'Industriestr. 25', '76131 Karlsruhe']).company, 'Kessler Bau- und Gartenmarkt GmbH & Co. KG');
+  // The town under a name is no part of it.
+  assert.equal(read(["BRADY'S BAKERY", '7 Main Street', 'Westport']).company, "BRADY'S BAKERY");
+});

@@ -264,3 +264,29 @@ export function joinNameAbove(lines: Line[], best: NameCandidate): NameCandidate
   }
   return best;
 }
+
+/** Words a name does not end with: it goes on on the next line ("LE FOURNIL DE" / "CLÉMENCE", "… GmbH &" / "Co. KG"). */
+const DANGLING = /(?:^|\s)(?:&|and|und|et|e|y|de|di|da|do|du|des|del|della|la|le|von|van|der|the|of)$/i;
+
+/**
+ * A name wrapped onto the next line on narrow paper: the line right under it, about as tall and short,
+ * completes it when the name ends in a joining word or the two make a legal form ("HENG HUAT HARDWARE
+ * SDN" / "BHD").
+ */
+export function joinNameBelow(lines: Line[], best: NameCandidate): NameCandidate {
+  const below = lines.find((l) => l.index === best.line.index + 1);
+  const above = lines.find((l) => l.index === best.line.index - 1);
+  const wholeLine = best.x0 <= best.line.x0 + 1 && best.x1 >= best.line.x1 - 1;
+  // The name's first half on the line above, ending in a joining word ("LE FOURNIL DE" over "CLEMENCE").
+  if (above && above.page === best.line.page && wholeLine && DANGLING.test(above.text.trim()) && above.text.trim().split(/\s+/).length <= 5 && !/\d/.test(above.text)) {
+    const close = best.line.y0 - above.y1 < 1.2 * best.line.height && above.height <= best.line.height * 1.3 && above.height >= best.line.height * 0.7;
+    if (close) return { ...best, text: `${repairNameText(above.text.trim())} ${best.text}` };
+  }
+  if (!below || below.page !== best.line.page || !wholeLine) return best;
+  const t = below.text.trim();
+  const close = below.y0 - best.line.y1 < 1.2 * best.line.height;
+  const similar = below.height <= best.line.height * 1.3 && below.height >= best.line.height * 0.7;
+  const short = t.split(/\s+/).length <= 4 && !/\d/.test(t) && !NOT_A_NAME.test(t) && !addressLike(t);
+  const completes = DANGLING.test(best.text.trim()) || (!hasLegalForm(best.text) && hasLegalForm(`${best.text} ${t}`)) || /^(?:&\s*)?co\.?\b/i.test(t);
+  return close && similar && short && completes ? { ...best, text: `${best.text} ${repairNameText(t)}` } : best;
+}

@@ -5,7 +5,7 @@
 import type { Line, Phrase } from '../../layout/lines.js';
 import { isMark, readByOcr } from '../../layout/lines.js';
 import type { Candidate } from '../label-candidates.js';
-import { cleanName, cuedCandidates, issuerCandidates, joinNameAbove, nameEvidence, recipientWindow, senderLineAddress, type NameCandidate } from '../letterhead.js';
+import { cleanName, cuedCandidates, issuerCandidates, joinNameAbove, joinNameBelow, nameEvidence, recipientWindow, senderLineAddress, type NameCandidate } from '../letterhead.js';
 import { cutAtLegalForm, hasLegalForm, withoutLegalForm } from './legal-forms.js';
 import { restoreSpacing } from './ocr-repair.js';
 import { blockOf, findCues, labelNamesParty, type Cue, type PartyAsk } from './party-cues.js';
@@ -118,7 +118,7 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
   };
   const scored = cands.map((c) => (buyerNames.has(fold(c.text)) ? { ...c, score: c.score - 0.9 } : repeated(c) ? { ...c, score: c.score + 0.3 } : c));
   const b = best(scored);
-  return b && { name: joinNameAbove(lines, legalLineUnder(b.top, scored)), margin: b.margin };
+  return b && { name: joinNameBelow(lines, joinNameAbove(lines, legalLineUnder(b.top, scored))), margin: b.margin };
 }
 
 /** A form of address alone on its line over the name ("Herrn", "Frau", "Firma", "Madame", "Spett.le"). */
