@@ -264,3 +264,15 @@ test('a legal form alone is no name: the footer\'s "SARL au capital de …" open
   ]);
   assert.equal(read(wrapped, [VENDOR]).vendor, 'Bayside Electrical Services Pty Ltd');
 });
+
+test('a payee named in a sentence ends with its legal form ("… payable to ACME Inc. We accept Visa/MC.")', () => {
+  const p = page([
+    [[50, 'INVOICE'], [380, 'Invoice No: W-10582']],
+    [[50, 'Karen Whitfield'], [380, 'Date: 03/26/2024']],
+    [[50, 'Description'], [300, 'Qty'], [480, 'Line total']],
+    [[50, 'Thermostatic radiator valve'], [300, '2'], [480, '54.76']],
+    [[300, 'Total'], [480, '54.76']],
+    'Make checks payable to Ramirez Plumbing & Drain Inc. We accept Visa/MC.',
+  ]);
+  assert.equal(read(p, [VENDOR]).vendor, 'Ramirez Plumbing & Drain Inc.');
+});

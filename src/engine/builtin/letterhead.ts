@@ -8,7 +8,7 @@ import type { Word } from '../types.js';
 import { findDates } from './parse-date.js';
 import { findAmounts } from './parse-amount.js';
 import { synonymsOf, tokenize } from './vocabulary.js';
-import { hasLegalForm, looksLikeCompany, withoutLegalForm } from './issuer/legal-forms.js';
+import { cutAtLegalForm, hasLegalForm, looksLikeCompany, withoutLegalForm } from './issuer/legal-forms.js';
 import { repairNameText } from './issuer/ocr-repair.js';
 import { blockOf, type Cue } from './issuer/party-cues.js';
 import { addressLike, meanConf, NOT_A_NAME, REGISTRATION_LINE, streetAddress } from './issuer/line-signs.js';
@@ -229,7 +229,9 @@ export function cuedCandidates(lines: Line[], cues: Cue[]): NameCandidate[] {
   for (const cue of cues) {
     const ocr = readByOcr(cue.line);
     // After a cue a short name is still a name ("Payment received by ACM").
-    const inline = cue.inline && cleanName(nameBeforeAddress(cue.inline.split(/\s*,\s+(?=\p{L}[\p{L}\s-]*:)/u)[0]), ocr, 3);
+    // "Make checks payable to ACME Plumbing Inc. We accept Visa/MC.": the name ends with its legal form.
+    const raw = cue.inline && nameBeforeAddress(cue.inline.split(/\s*,\s+(?=\p{L}[\p{L}\s-]*:)/u)[0]);
+    const inline = raw && cleanName(hasLegalForm(raw) ? cutAtLegalForm(raw) : raw, ocr, 3);
     if (inline) out.push({ text: inline, line: cue.line, score: (cue.thanks ? 0.9 : 1.2) + nameEvidence(inline, cue.line), x0: cue.phrase.x0, x1: cue.phrase.x1 });
     if (cue.inline) continue;
     blockOf(lines, cue, 2).forEach((b, k) => {
