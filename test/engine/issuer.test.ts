@@ -276,3 +276,21 @@ test('a payee named in a sentence ends with its legal form ("… payable to ACME
   ]);
   assert.equal(read(p, [VENDOR]).vendor, 'Ramirez Plumbing & Drain Inc.');
 });
+
+test('a letterhead name whose legal name is printed below it outranks a buyer with a legal form; a comma before the form belongs to the name', () => {
+  const p = page([
+    'Contas Certas',
+    'Rua de Santa Catarina 512',
+    '4000-446 Porto',
+    '',
+    [[300, 'Padaria Ribeiro & Filhos, Lda.']],
+    [[300, 'Rua do Almada 88']],
+    [[300, '4050-032 Porto']],
+    'Fatura FT 2024/118',
+    [[50, 'Consultoria fiscal'], [480, '250,00']],
+    [[300, 'Total a pagar'], [480, 'EUR 1 040,31']],
+    'Contas Certas - Contabilidade e Gestão, Lda.',
+    'NIF 514 227 893',
+  ], [0], 1.6);
+  assert.equal(read(p, [VENDOR]).vendor, 'Contas Certas - Contabilidade e Gestão, Lda.');
+});

@@ -116,7 +116,13 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
     const at = linesOf.get(fold(c.text)) ?? new Set<number>();
     return at.size >= 2 && [...at].some((i) => cueLines.has(i));
   };
-  const scored = cands.map((c) => (buyerNames.has(fold(c.text)) ? { ...c, score: c.score - 0.9 } : repeated(c) ? { ...c, score: c.score + 0.3 } : c));
+  // A short name whose legal name is printed elsewhere starting with it ("Contas Certas" in the
+  // letterhead, "Contas Certas - Contabilidade e Gestão, Lda." over the footer's NIF) is the issuer's.
+  const legalElsewhere = (c: NameCandidate) =>
+    !hasLegalForm(c.text) && fold(c.text).length >= 5 && cands.some((d) => d.line.index !== c.line.index && hasLegalForm(d.text) && fold(d.text).startsWith(fold(c.text)));
+  const scored = cands.map((c) =>
+    buyerNames.has(fold(c.text)) ? { ...c, score: c.score - 0.9 } : repeated(c) || legalElsewhere(c) ? { ...c, score: c.score + 0.3 } : c,
+  );
   const b = best(scored);
   return b && { name: joinNameBelow(lines, joinNameAbove(lines, legalLineUnder(b.top, scored))), margin: b.margin };
 }
@@ -220,7 +226,8 @@ const sharesWord = (a: string, b: string): boolean => {
  */
 function legalNameOf(name: string, lines: Line[]): string {
   if (hasLegalForm(name) || name.length < 3) return name;
-  const start = new RegExp(`(?:^|[|·•,–—-]\\s*)(${escapeRegExp(name)}\\s[^|·•,]{1,60}?)(?:\\s*[|·•,–—]|$)`, 'iu');
+  // A comma before a legal form is part of the name ("Contas Certas - Contabilidade e Gestão, Lda.").
+  const start = new RegExp(`(?:^|[|·•,–—-]\\s*)(${escapeRegExp(name)}\\s(?:[^|·•,]|,(?=\\s*${FORM_AFTER_COMMA})){1,60}?)(?:\\s*(?:[|·•–—]|,(?!\\s*${FORM_AFTER_COMMA}))|$)`, 'iu');
   for (const l of lines) {
     for (const p of l.phrases) {
       const m = start.exec(p.text);
@@ -232,6 +239,9 @@ function legalNameOf(name: string, lines: Line[]): string {
   }
   return name;
 }
+
+/** Legal forms printed after a comma: ", Inc.", ", Lda.", ", S.L.", ", S.A.", ", LLC", ", Ltd". */
+const FORM_AFTER_COMMA = String.raw`(?:inc|ltd|llc|lda|ltda|s\.?\s?[al]\.?|s\.?r\.?l|s\.?p\.?a|corp|plc|gmbh|b\.?v|n\.?v)\b`;
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
