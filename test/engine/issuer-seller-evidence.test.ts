@@ -148,3 +148,14 @@ test('a seller printed only as a logo: the footer name before its Org.nr is the 
   ], [0], 2);
   assert.equal(read(hotel), 'Bellavista Ospitalità S.r.l.');
 });
+
+test('an Austrian or Swiss legal mention (Firmenbuch number, CHE number) names the company behind a hotel brand', () => {
+  for (const [footer, want] of [
+    ['Alpenrose Hotelbetriebs GmbH · UID ATU 63927714 · IBAN AT61 1904 3002 3457 3201 · FN 287441 h', 'Alpenrose Hotelbetriebs GmbH'],
+    ['Seeblick Hotel AG · CHE-112.348.901 MWST · IBAN CH93 0076 2011 6238 5295 7', 'Seeblick Hotel AG'],
+  ]) {
+    const brand = want.startsWith('Alpen') ? 'Hotel Alpenrose' : 'Hotel Seeblick Luzern';
+    const p = page([brand, 'Dorfstraße 12', [[50, 'Herrn Markus Feld'], [350, 'Rechnung Nr. 2024-0412']], [[50, 'Übernachtung Doppelzimmer'], [480, '420,00']], [[300, 'Gesamt'], [480, '448,40']], footer], [0], 2);
+    assert.equal(read(p), want);
+  }
+});
