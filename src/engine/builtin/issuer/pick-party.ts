@@ -119,7 +119,10 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
   // A short name whose legal name is printed elsewhere starting with it ("Contas Certas" in the
   // letterhead, "Contas Certas - Contabilidade e Gestão, Lda." over the footer's NIF) is the issuer's.
   const legalElsewhere = (c: NameCandidate) =>
-    !hasLegalForm(c.text) && fold(c.text).length >= 5 && cands.some((d) => d.line.index !== c.line.index && hasLegalForm(d.text) && fold(d.text).startsWith(fold(c.text)));
+    !hasLegalForm(c.text) &&
+    fold(c.text).length >= 5 &&
+    // Printed apart from it: a legal line right under a brand is legalLineUnder's.
+    cands.some((d) => Math.abs(d.line.index - c.line.index) > 2 && hasLegalForm(d.text) && fold(d.text).startsWith(fold(c.text)));
   const scored = cands.map((c) =>
     buyerNames.has(fold(c.text)) ? { ...c, score: c.score - 0.9 } : repeated(c) || legalElsewhere(c) ? { ...c, score: c.score + 0.3 } : c,
   );
