@@ -119,3 +119,11 @@ test('till receipts with tax numbers and invoice words are receipts: umlauts OCR
   ];
   for (const lines of receipts) assert.equal(classifyPages({ pages: [makePage(lines)], classes: THREE }).label, 'receipt', lines[0]);
 });
+
+test('Portuguese and Polish till receipts are receipts ("Fatura simplificada", "Paragon fiskalny")', () => {
+  const receipts = [
+    ['PASTELARIA ESTRELA', 'Rua da Prata 112', 'NIF 509 876 543', 'FATURA SIMPLIFICADA FS A/2291', '4x Pastel de nata 5,20', 'TOTAL 9,85', 'Numerario 10,00', 'Troco 0,15', 'IVA incl. 13%/23%', 'Obrigado pela preferencia'],
+    ['Sklep Spozywczy Pod Lipa', 'ul. Piekna 14/2', 'NIP 525-118-44-90', 'PARAGON FISKALNY', 'Chleb zytni 1 x5,49 5,49C', 'SUMA PTU 2,31', 'SUMA PLN 48,54', 'Karta 48,54 PLN', '00112 #Kasa 1 11:32'],
+  ];
+  for (const lines of receipts) assert.equal(classifyPages({ pages: [makePage(lines)], classes: THREE }).label, 'receipt', lines[0]);
+});

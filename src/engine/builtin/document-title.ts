@@ -12,7 +12,7 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
   ],
   receipt: [
     'receipt', 'sales receipt', 'cash receipt', 'kassenbon', 'kassenbeleg', 'quittung', 'bon', 'recu', 'ticket', 'ticket de caisse', 'scontrino',
-    'ricevuta', 'documento commerciale', 'recibo', 'factura simplificada', 'kassabon', 'kvitto', 'kvittering', 'kuitti',
+    'ricevuta', 'documento commerciale', 'recibo', 'factura simplificada', 'fatura simplificada', 'paragon fiskalny', 'paragon', 'kassabon', 'kvitto', 'kvittering', 'kuitti',
   ],
   'purchase order': [
     'purchase order', 'bestellung', 'bestellschein', 'bon de commande', 'orden de compra', 'ordine di acquisto', 'ordine d acquisto',

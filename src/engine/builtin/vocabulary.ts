@@ -146,6 +146,8 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     'a bientot', 'kassabon', 'pinbetaling', 'contant', 'wisselgeld', 'bedankt', 'tot ziens', 'betaald', 'dankend erhalten', 'received with thanks',
     'amount received', 'received from',
     // How it was paid, and what tills print around it.
+    // Portuguese and Polish tills, Swiss payment apps.
+    'fatura simplificada', 'numerario', 'troco', 'obrigado', 'multibanco', 'paragon fiskalny', 'paragon', 'kasa', 'gotowka', 'reszta', 'karta', 'dziekujemy', 'twint',
     'contactless', 'change due', 'amex', 'apple pay', 'google pay', 'paypal', 'chip', 'returns', 'clubcard', 'schönen tag',
   ],
   contract: ['agreement', 'contract', 'party', 'parties', 'hereby', 'terms', 'conditions', 'signature', 'signed', 'clause', 'vertrag', 'contrat'],
