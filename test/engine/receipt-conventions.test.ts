@@ -77,3 +77,9 @@ test('a shop name wrapped onto the next line on narrow paper is read whole', () 
   // The town under a name is no part of it.
   assert.equal(read(["BRADY'S BAKERY", '7 Main Street', 'Westport']).company, "BRADY'S BAKERY");
 });
+
+test("a mall's name inside the shop's address, running on with a comma, is no part of the shop's name", () => {
+  const r = read(['KOPI KITA Pavilion Kuala Lumpur', 'LG2.101, Lower Ground Two,', 'Pavilion Kuala Lumpur,', '168, Jalan Bukit Bintang,', '55100 Kuala Lumpur', 'TAX INVOICE', [[50, 'TOTAL'], [300, '12.40']]]);
+  assert.equal(r.company, 'KOPI KITA Pavilion Kuala Lumpur');
+  assert.equal(r.address, 'LG2.101, Lower Ground Two, Pavilion Kuala Lumpur, 168, Jalan Bukit Bintang, 55100 Kuala Lumpur');
+});

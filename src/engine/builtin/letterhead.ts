@@ -190,7 +190,11 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
       if (/^[^:]{1,25}:\s*\S/.test(o.text)) score -= 0.3;
       // A party's name is followed by its address (a street number or a postcode on the next line).
       const next = page.slice(i + 1, i + 6).find((n) => !REGISTRATION_LINE.test(n.text.trim()));
-      if (next && next.x0 <= l.x1 && next.x1 >= l.x0 && /^\d+\w?\b|\b\w+\s+\d+\w?,?$|\b\d{4,5}\b/.test(next.text.trim())) score += 0.15;
+      if (next && next.x0 <= l.x1 && next.x1 >= l.x0 && /^\d+\w?\b|\b\w+\s+\d+\w?,?$|\b\d{4,5}\b/.test(next.text.trim())) {
+        // ... unless the line runs on into it with a comma: a mall's or building's name inside the address
+        // ("S117, Second Floor," / "Aeon Tebrau City," / "1, Jalan Desa Tebrau,").
+        score += /,$/.test(l.text.trim()) && !hasLegalForm(text) ? -0.3 : 0.15;
+      }
       if (taxNear && looksLikeCompany(text)) score += 0.2;
       if (isTableHeading(l)) score -= 0.6;
       if (o.phrases.some((p) => buyerZone.has(p))) score -= 0.9;

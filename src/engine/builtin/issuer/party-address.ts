@@ -86,6 +86,9 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
   let skipped = 0;
   let unsureSkipped = false;
   let streetBefore: AddressRow | null = null;
+  // Rows that run on with a comma into the next ("Lot 2.101, Lower Ground Two," / "Pavilion Mall,"): the
+  // unit and building over the street, when an address follows them.
+  let runOn: AddressRow[] = [];
   for (const row of rows) {
     const parts = addressParts(row.text);
     const text = beforeStop(parts);
@@ -103,10 +106,12 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
         if (++skipped > 2) break;
         if (meanConf(row.line) < UNSURE_ROW) unsureSkipped = true;
         streetBefore = STREET_AND_NUMBER.test(text) && !ADDRESS_STOP.test(text) ? { ...row, text } : null;
+        runOn = /,$/.test(text) && !ADDRESS_STOP.test(text) ? [...runOn, { ...row, text }] : [];
         continue;
       }
       // The street over the postcode and town, with no street word of its own: the address starts there.
       if (streetBefore && POSTCODE_ROW.test(text)) used.push(streetBefore), out.push(streetBefore.text);
+      else for (const r of runOn) used.push(r), out.push(r.text);
     } else if (LABELLED.test(text)) break;
     // A price at the end of a line means the items have started.
     // So does a count of an item ("2 X ADULT SINGLE") or a ticket's fare zone.
