@@ -65,8 +65,10 @@ test('in an OCR address, a letter inside a number is its digit and a street word
   assert.equal(repairAddressText('227 Main Street Boulder, C0 80302'), '227 Main Street Boulder, CO 80302');
   assert.equal(repairAddressText('1840 W Colonial Dr 0rlando, FL 32804'), '1840 W Colonial Dr Orlando, FL 32804');
   assert.equal(repairAddressText('Market Harborough LE167NJ'), 'Market Harborough LE16 7NJ');
+  assert.equal(repairAddressText('TAMAN DAYA. 8110O JOHOR BAHRU'), 'TAMAN DAYA. 81100 JOHOR BAHRU');
+  assert.equal(repairAddressText('Block B, 5200o, Kuala Lumpur'), 'Block B, 52000, Kuala Lumpur');
   // Codes that mix letters and digits, house numbers with a letter and plain numbers are kept.
-  for (const kept of ['Block B-F-11, U5/BM, SS21/39', '3RD FLR, Unit A12B34', 'No 12A, Suite 10, 101 Main St', 'KP3 6, S117'])
+  for (const kept of ['Block B-F-11, U5/BM, SS21/39', '3RD FLR, Unit A12B34', 'No 12A, Suite 10, 101 Main St', 'KP3 6, S117', '120Orchard Road'])
     assert.equal(repairAddressText(kept), kept);
 });
 

@@ -133,7 +133,7 @@ function splitGluedPostcodes(text: string): string {
 }
 
 /**
- * Postcodes and state codes with a letter and a digit confused: an l ending a number ("7501l"), the l
+ * Postcodes and state codes with a letter and a digit confused: an l or O ending a number ("7501l", "8110O"), the l
  * of a UK postcode's district ("HGl 1HS"), the O of a US state read as 0 before its ZIP ("0R 97214", "C0 80302").
  */
 function fixPostcodes(text: string): string {
@@ -145,7 +145,9 @@ function fixPostcodes(text: string): string {
     // A UK postcode whose space OCR lost ("LE167NJ" is LE16 7NJ).
     .replace(/(?<![\p{L}\p{N}])([A-Z]{1,2}\d[A-Z\d]?)(\d[A-Z]{2})(?![\p{L}\p{N}])/gu, '$1 $2')
     // A capital O read as 0 before the small letters of a word ("0rlando").
-    .replace(/(?<![\p{L}\p{N}])0(?=\p{Ll}{3,})/gu, 'O');
+    .replace(/(?<![\p{L}\p{N}])0(?=\p{Ll}{3,})/gu, 'O')
+    // ... and a postcode's last 0 read as O before its town ("8110O JOHOR BAHRU").
+    .replace(/(?<![\p{L}\p{N}])(\d{3,4})[Oo](?=,?\s+\p{L}{3,})/gu, (_, digits: string) => `${digits}0`);
 }
 
 /** The recogniser knows no ß: "BahnhofstraBe 12", "HAUPTSTRA8E" are Bahnhofstraße, HAUPTSTRASSE. */
