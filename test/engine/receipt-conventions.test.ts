@@ -83,3 +83,27 @@ test("a mall's name inside the shop's address, running on with a comma, is no pa
   assert.equal(r.company, 'KOPI KITA Pavilion Kuala Lumpur');
   assert.equal(r.address, 'LG2.101, Lower Ground Two, Pavilion Kuala Lumpur, 168, Jalan Bukit Bintang, 55100 Kuala Lumpur');
 });
+
+test("a till's salesperson after a seller's label is not the shop; a label's value beside it does not label the line under it", () => {
+  const r = read(['Fromagerie des Alpes', '3 place du Marché', '74000 Annecy', 'Ticket 4412 Vendeur: Lucas', 'Table 4 Couverts 2', 'Tomme de Savoie 8,40', [[50, 'TOTAL'], [300, '8,40']]]);
+  assert.equal(r.company, 'Fromagerie des Alpes');
+});
+
+test('a street with its number is no shop name, whatever its words: "12 Corn Market Square", "C/ Mayor,14", "Via Roma, 8"', () => {
+  assert.equal(read(['The Tin Teapot', '12 Corn Market Square', 'Dorchester', 'Dorset DT1 1BA', [[50, 'TOTAL'], [300, '6.20']]]).company, 'The Tin Teapot');
+  const es = read(['BAR LA PARRA', 'C/ Alcala,71', '28009 Madrid', 'NIF: B12345678', [[50, 'TOTAL'], [300, '9,80']]]);
+  assert.deepEqual([es.company, es.address], ['BAR LA PARRA', 'C/ Alcala,71 28009 Madrid']);
+  assert.equal(read(['TRATTORIA DEL PONTE', 'Via Roma, 8', '40121 Bologna', [[50, 'TOTALE'], [300, '31,00']]]).company, 'TRATTORIA DEL PONTE');
+});
+
+test("a brand over its company's legal name gives the legal name, not both joined", () => {
+  // The legal name is a name of its own (two words besides its form) or repeats the brand's words.
+  assert.equal(read(['THE JADE ROOM', 'CORAL LEISURE PTE LTD', '3 Fullerton Road', 'Singapore 049215', [[50, 'TOTAL'], [300, '44.00']]]).company, 'CORAL LEISURE PTE LTD');
+  assert.equal(read(['HAPPY WOK NOODLE BAR', 'HAPPY WOK F&B PTE LTD', '#02-11 EAST POINT MALL', '3 SIMEI STREET 6', 'SINGAPORE 528833']).company, 'HAPPY WOK F&B PTE LTD');
+});
+
+test("a unit number on its own row stays in the address; a chain's store number under it ends the address; a postcode's zeros read as O are zeros", () => {
+  assert.equal(read(['GREENLEAF MART', 'Blk 88 Tampines Street 81', '#01-240', 'Singapore 520088', 'Tel: 6785 1122']).address, 'Blk 88 Tampines Street 81 #01-240 Singapore 520088');
+  assert.equal(read(['FUEL-N-GO', '1200 E Main St', 'Mesa, AZ 85203', 'STORE 0417', '(480) 555-0101']).address, '1200 E Main St Mesa, AZ 85203');
+  assert.equal(read(['KEDAI UBAT SENTOSA', 'NO 3, JALAN MERANTI 2,', '813OO SKUDAI, JOHOR', 'TEL: 07-5561234']).address, 'NO 3, JALAN MERANTI 2, 81300 SKUDAI, JOHOR');
+});

@@ -49,3 +49,15 @@ test('a web shop\'s receipt that prints only its order date: the date of purchas
   const invoiceDate: FieldDefinition[] = [{ name: 'date', type: 'date', description: 'Invoice date' }];
   assert.equal(extractFields({ pages: [makePage(receipt)], fields: invoiceDate, dateFormat: null, detectLayout: true, detectTables: false }).data.date, null);
 });
+
+test('an ISO date with the time glued to it, and a month before the day spelt with a 0 for its O, are dates', () => {
+  assert.equal(date(['Boulangerie Exemple', 'Caisse 2', '2023-04-1716:05:12', 'Total 9.28']), '2023-04-17');
+  // OCR's 0 for an O: only read back on OCR'd pages.
+  const ocrDate = (lines: FixtureLine[]) => {
+    const page = { ...makePage(lines), source: 'ocr' as const };
+    for (const w of page.words) w.conf = 90;
+    return extractFields({ pages: [page], fields: DATE, dateFormat: null, detectLayout: true, detectTables: false }).data.date;
+  };
+  assert.equal(ocrDate(['CORNER DRUG MART', '0CT 07 2021 10:37', 'Total 9.28']), '2021-10-07');
+  assert.equal(ocrDate(['CORNER DRUG MART', 'N0V 3, 2021', 'Total 9.28']), '2021-11-03');
+});

@@ -8,7 +8,7 @@ import type { Word } from '../types.js';
 import { findDates } from './parse-date.js';
 import { findAmounts } from './parse-amount.js';
 import { synonymsOf, tokenize } from './vocabulary.js';
-import { cutAtLegalForm, hasLegalForm, looksLikeCompany, withoutLegalForm } from './issuer/legal-forms.js';
+import { cutAtLegalForm, hasLegalForm, hasTradeWord, looksLikeCompany, withoutLegalForm } from './issuer/legal-forms.js';
 import { repairNameText } from './issuer/ocr-repair.js';
 import { blockOf, type Cue } from './issuer/party-cues.js';
 import { addressLike, meanConf, NOT_A_NAME, REGISTRATION_LINE, streetAddress } from './issuer/line-signs.js';
@@ -228,6 +228,9 @@ function nameBeforeAddress(text: string): string {
   return at > 0 && addressLike(text.slice(at).replace(/^\s*,\s+/, '')) ? text.slice(0, at) : text;
 }
 
+/** A lone given name after a seller's label ("Ticket 99958 Vendeur: Paul") is as likely a till's salesperson. */
+export const givenNameAlone = (text: string): boolean => /^\p{Lu}\p{Ll}{2,9}$/u.test(text);
+
 export function cuedCandidates(lines: Line[], cues: Cue[]): NameCandidate[] {
   const out: NameCandidate[] = [];
   for (const cue of cues) {
@@ -236,7 +239,7 @@ export function cuedCandidates(lines: Line[], cues: Cue[]): NameCandidate[] {
     // "Make checks payable to ACME Plumbing Inc. We accept Visa/MC.": the name ends with its legal form.
     const raw = cue.inline && nameBeforeAddress(cue.inline.split(/\s*,\s+(?=\p{L}[\p{L}\s-]*:)/u)[0]);
     const inline = raw && cleanName(hasLegalForm(raw) ? cutAtLegalForm(raw) : raw, ocr, 3);
-    if (inline) out.push({ text: inline, line: cue.line, score: (cue.thanks ? 0.9 : 1.2) + nameEvidence(inline, cue.line), x0: cue.phrase.x0, x1: cue.phrase.x1 });
+    if (inline) out.push({ text: inline, line: cue.line, score: (cue.thanks || givenNameAlone(inline) ? 0.9 : 1.2) + nameEvidence(inline, cue.line), x0: cue.phrase.x0, x1: cue.phrase.x1 });
     if (cue.inline) continue;
     blockOf(lines, cue, 2).forEach((b, k) => {
       const text = cleanName(b.text, ocr);
@@ -265,7 +268,13 @@ export function joinNameAbove(lines: Line[], best: NameCandidate): NameCandidate
   const widest = Math.max(...top.map((l) => l.x1 - l.x0));
   const firstWord = best.line.words[0];
   const wrapped = above.x1 - above.x0 + (firstWord.x1 - firstWord.x0) + 0.5 * best.line.height > 0.9 * widest;
-  if (wrapped && caps(t) && caps(best.text) && similar && close && meanConf(above) >= 60 && !/\d/.test(t) && !looksLikeCompany(t) && !NOT_A_NAME.test(t) && letterRatio(t) >= 0.8) {
+  // A legal name that is a name of its own (two words besides its trade words and form: "SERENA
+  // HOSPITALITY PTE LTD") or repeats the line over it ("GOLDEN BOWL" / "GOLDEN BOWL F&B PTE LTD") is
+  // the company behind that brand, not the second half of one name.
+  const ownWords = withoutLegalForm(best.text).split(/\s+/).filter((w) => /\p{L}/u.test(w) && !hasTradeWord(w));
+  const aboveWords = new Set(t.toLowerCase().split(/\s+/));
+  const ownName = ownWords.length >= 2 || ownWords.some((w) => w.length >= 3 && aboveWords.has(w.toLowerCase()));
+  if (!ownName && wrapped && caps(t) && caps(best.text) && similar && close && meanConf(above) >= 60 && !/\d/.test(t) && !looksLikeCompany(t) && !NOT_A_NAME.test(t) && letterRatio(t) >= 0.8) {
     return { ...best, text: `${repairNameText(t)} ${best.text}` };
   }
   return best;

@@ -63,9 +63,9 @@ const YEAR_THEN_TIME = String.raw`\d{4}(?=[01]?\d:[0-5]\d|2[0-3]:[0-5]\d)`;
 /** The same with a two-digit year ("12/12/2210:01 AM"), tried after the four-digit one. */
 const SHORT_YEAR_THEN_TIME = String.raw`\d{2}(?=(?:[01]?\d|2[0-3]):[0-5]\d(?!\d))`;
 const patterns: Pattern[] = [
-  // 2019-11-15, 2019/11/15, 2019.11.15
+  // 2019-11-15, 2019/11/15, 2019.11.15; "2022-10-2007:12:31" with the time glued to it by OCR
   {
-    re: new RegExp(`(?<!\\d)(\\d{4})${SEP}(\\d{1,2})${SEP}(\\d{1,2})(?!\\d)`, 'g'),
+    re: new RegExp(`(?<!\\d)(\\d{4})${SEP}(\\d{1,2})${SEP}(\\d{1,2}(?!\\d)|\\d{2}(?=(?:[01]\\d|2[0-3]):[0-5]\\d))`, 'g'),
     build: (m) => ({ date: { year: +m[1], month: +m[2], day: +m[3] }, ambiguous: false }),
   },
   // 20191115 (compact ISO, only when it forms a valid date)
@@ -163,15 +163,15 @@ const DIGIT_OF: Record<string, string> = { O: '0', o: '0', D: '0', Q: '0', C: '0
 const LOOKALIKE_DIGIT: Record<string, string> = { o: '0', l: '1', s: '5', b: '8', z: '2' };
 const LETTER_OF = Object.fromEntries(Object.entries(LOOKALIKE_DIGIT).map(([l, d]) => [d, l]));
 
+const LOOKALIKE_MONTHS = Object.keys(MONTHS)
+  .filter((n) => /[olszb]/.test(n))
+  .sort((a, b) => b.length - a.length)
+  .map((n) => n.replace(/[olszb]/g, (c) => `[${c}${LOOKALIKE_DIGIT[c]}]`))
+  .join('|');
 /** Month names as OCR may spell them with digits for letters ("5ep", "0ct", "N0v") after a day. */
-const MONTH_LOOKALIKE = new RegExp(
-  `(?<![\\w])(\\d{1,2})([\\s./-]?)(${Object.keys(MONTHS)
-    .filter((n) => /[olszb]/.test(n))
-    .sort((a, b) => b.length - a.length)
-    .map((n) => n.replace(/[olszb]/g, (c) => `[${c}${LOOKALIKE_DIGIT[c]}]`))
-    .join('|')})(?=\\.?[\\s\\-/,'’]*\\d{2,4}(?!\\d))`,
-  'giu',
-);
+const MONTH_LOOKALIKE = new RegExp(`(?<![\\w])(\\d{1,2})([\\s./-]?)(${LOOKALIKE_MONTHS})(?=\\.?[\\s\\-/,'’]*\\d{2,4}(?!\\d))`, 'giu');
+/** The same before the day and a four-digit year ("0CT 19 2022"). */
+const MONTH_LOOKALIKE_FIRST = new RegExp(`(?<![\\w])(${LOOKALIKE_MONTHS})(?=\\.?\\s*\\d{1,2}(?:st|nd|rd|th)?\\s*,?\\s*\\d{4}(?!\\d))`, 'giu');
 
 /**
  * The text with OCR's letter-for-digit mistakes undone inside date-shaped tokens ("2O18-03-O5",
@@ -186,9 +186,10 @@ export function undoOcrLetters(text: string): string {
     if (letters.length === 0 || letters.length > 2 || digits.length < 4 || !/[./-]/.test(tok)) return tok;
     return tok.replace(/[OoDQCIli|SsBZz]/g, (c) => DIGIT_OF[c]);
   });
-  return digits.replace(MONTH_LOOKALIKE, (all, day: string, space: string, month: string) =>
-    /\d/.test(month) && /\p{L}/u.test(month) ? day + space + month.replace(/\d/g, (d) => LETTER_OF[d]) : all,
-  );
+  const letters = (month: string) => month.replace(/\d/g, (d) => LETTER_OF[d]);
+  return digits
+    .replace(MONTH_LOOKALIKE, (all, day: string, space: string, month: string) => (/\d/.test(month) && /\p{L}/u.test(month) ? day + space + letters(month) : all))
+    .replace(MONTH_LOOKALIKE_FIRST, (month: string) => (/\d/.test(month) && /\p{L}/u.test(month) ? letters(month) : month));
 }
 
 export function parseDate(text: string, opts: { monthFirst?: boolean } = {}): CalendarDate | null {

@@ -18,6 +18,8 @@ export const isStreetWord = (word: string): boolean => STREET_WORD_ALONE.test(wo
 const GLUED_ADDRESS = /jalan|taman|lorong|kawasan|persiaran|strasse|straße|street|avenue|boulevard|(?<!\d)\d{5}(?=\p{Lu}{3})/iu;
 /** A street name compounded with its street word, then the house number ("Muensterplatz 21", "Industriestr. 25"). */
 const COMPOUND_STREET = /\p{L}{2,}(?:(?:straße|strasse|str\.|platz|weg|gasse|allee|damm|ufer|ring|markt|straat|laan|gracht|plein|kade|dijk|singel|gatan|gata|vägen|väg|vej|veien|vegen|gate|gade|torget|torv)\s+|str\.)\d+\s?\p{L}?\b/iu;
+/** A street, a comma and its house number, as southern Europe prints them ("Via Garibaldi, 21", "C/ Mayor,14"). */
+const STREET_COMMA_NUMBER = /^\p{L}[\p{L}.'’/ -]{1,40},\s?\d{1,4}\s?[a-zA-Z]?$/u;
 /** Postcodes beyond the plain four or five digits: "111 22" (SE), "3542 AD" (NL), "1100-053" (PT), "00-950" (PL), "SE1 9XX" (UK). */
 const POSTCODE = /\b\d{3}\s\d{2}\b|\b\d{4}\s?[A-Z]{2}\b|\b\d{4}-\d{3}\b|\b\d{2}-\d{3}\b|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/;
 
@@ -32,7 +34,9 @@ export const addressLike = (text: string): boolean =>
   TOWN_POSTCODE6.test(text) ||
   STREET_WORDS.test(text) ||
   GLUED_ADDRESS.test(text) ||
-  COMPOUND_STREET.test(text);
+  COMPOUND_STREET.test(text) ||
+  STREET_COMMA_NUMBER.test(text.trim()) ||
+  /(?:^|\s)C\/\s?\p{Lu}/u.test(text);
 
 /**
  * A house number, then a street name ending in its street type ("4381 MARKET ST", "69 King William Rd"),
@@ -40,7 +44,7 @@ export const addressLike = (text: string): boolean =>
  * trade its words name.
  */
 export const streetAddress = (text: string): boolean =>
-  /^\W*\d+[A-Z]?,?\s+(?:\p{L}+\.?\s+){1,4}(?:st|street|rd|road|ave|avenue|blvd|dr|drive|ln|lane|hwy|pkwy|way|ct|pl)\.?,?$/iu.test(text.trim()) ||
+  /^\W*\d+[A-Z]?,?\s+(?:\p{L}+\.?\s+){1,4}(?:st|street|rd|road|ave|avenue|blvd|dr|drive|ln|lane|hwy|pkwy|way|ct|court|pl|place|sq|square|terrace|crescent|close|parade|gardens|mews|circle|grove|row|walk|green)\.?,?$/iu.test(text.trim()) ||
   /^\W*(?:shop|unit|suite|kiosk|stall)\.?\s*(?:no\.?\s*)?\d+\w?\b/i.test(text);
 
 /** Lines under a name that carry its registration or tax number, not its address: "(123456-X)", "Company No: 12345-A", "GST ID: 0012". */

@@ -146,8 +146,10 @@ function fixPostcodes(text: string): string {
     .replace(/(?<![\p{L}\p{N}])([A-Z]{1,2}\d[A-Z\d]?)(\d[A-Z]{2})(?![\p{L}\p{N}])/gu, '$1 $2')
     // A capital O read as 0 before the small letters of a word ("0rlando").
     .replace(/(?<![\p{L}\p{N}])0(?=\p{Ll}{3,})/gu, 'O')
-    // ... and a postcode's last 0 read as O before its town ("8110O JOHOR BAHRU").
-    .replace(/(?<![\p{L}\p{N}])(\d{3,4})[Oo](?=,?\s+\p{L}{3,})/gu, (_, digits: string) => `${digits}0`);
+    // ... and a postcode's last zeros read as O before its town ("8110O JOHOR BAHRU", "812OO JOHOR").
+    .replace(/(?<![\p{L}\p{N}])(\d{2,4})([Oo]{1,2})(?=,?\s+\p{L}{3,})/gu, (all, digits: string, os: string) =>
+      digits.length + os.length >= 4 && digits.length + os.length <= 6 ? digits + '0'.repeat(os.length) : all,
+    );
 }
 
 /** The recogniser knows no ß: "BahnhofstraBe 12", "HAUPTSTRA8E" are Bahnhofstraße, HAUPTSTRASSE. */

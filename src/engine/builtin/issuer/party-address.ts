@@ -73,6 +73,11 @@ function beforeStop(text: string): string {
   return at > 0 && /\d/.test(head) && addressLike(head) && head.split(/\s+/).length >= 2 ? head : text;
 }
 
+/** A Singapore unit number on its own row, floor and unit: "#01-150", "#B1-23A". */
+const UNIT_NUMBER = /^#[A-Z]?\d{1,3}-\d{1,4}[A-Z]?,?$/;
+/** The shop's number in its chain, under its address: "STORE 2281", "Filiale 0412". */
+const STORE_NUMBER = /^(?:store|filiale|branch|outlet|magasin|tienda|negozio|winkel)\s*(?:#|no\.?|nr\.?)?\s*\d+$/i;
+
 /** OCR read a row this unsurely (mean word confidence): it may be a misread address row. */
 const UNSURE_ROW = 70;
 
@@ -115,7 +120,7 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
     } else if (LABELLED.test(text)) break;
     // A price at the end of a line means the items have started.
     // So does a count of an item ("2 X ADULT SINGLE") or a ticket's fare zone.
-    if (ADDRESS_STOP.test(text) || findDates(text).length || PHONE.test(text) || bareNumber(text) || EU_VAT_ID_ROW.test(text) || /\d[.,]\d{2}$/.test(text) || ITEM_COUNT.test(text)) break;
+    if (ADDRESS_STOP.test(text) || STORE_NUMBER.test(text) || findDates(text).length || PHONE.test(text) || (bareNumber(text) && !UNIT_NUMBER.test(text)) || EU_VAT_ID_ROW.test(text) || /\d[.,]\d{2}$/.test(text) || ITEM_COUNT.test(text)) break;
     // A registration number run into the first address line ("789117-W NO.53 ...") is not address;
     // five digits alone are a postcode ("40150 SHAH ALAM").
     used.push(row);

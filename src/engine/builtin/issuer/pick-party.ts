@@ -5,7 +5,7 @@
 import type { Line, Phrase } from '../../layout/lines.js';
 import { isMark, readByOcr } from '../../layout/lines.js';
 import type { Candidate } from '../label-candidates.js';
-import { cleanName, cuedCandidates, issuerCandidates, joinNameAbove, joinNameBelow, nameEvidence, recipientWindow, senderLineAddress, type NameCandidate } from '../letterhead.js';
+import { cleanName, cuedCandidates, givenNameAlone, issuerCandidates, joinNameAbove, joinNameBelow, nameEvidence, recipientWindow, senderLineAddress, type NameCandidate } from '../letterhead.js';
 import { cutAtLegalForm, hasLegalForm, withoutLegalForm } from './legal-forms.js';
 import { restoreSpacing } from './ocr-repair.js';
 import { blockOf, findCues, labelNamesParty, type Cue, type PartyAsk } from './party-cues.js';
@@ -58,8 +58,10 @@ function labelledNames(labelled: Candidate[]): NameCandidate[] {
   const out: NameCandidate[] = [];
   for (const c of labelled) {
     if (c.value.kind !== 'text') continue;
+    // A label with its value beside it ("Vendeur: Paul") does not label the line under it too.
+    if (c.source === 'below' && labelled.some((o) => o.labelLine === c.labelLine && o.source === 'inline')) continue;
     const text = cleanName(c.value.value, readByOcr(c.line));
-    if (text) out.push({ text, line: c.line, score: c.score + 0.4 + nameEvidence(text, c.line), x0: c.line.x0, x1: c.line.x1 });
+    if (text) out.push({ text, line: c.line, score: c.score + (givenNameAlone(text) ? -0.3 : 0.4) + nameEvidence(text, c.line), x0: c.line.x0, x1: c.line.x1 });
   }
   return out;
 }
