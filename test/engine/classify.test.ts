@@ -127,3 +127,8 @@ test('Portuguese and Polish till receipts are receipts ("Fatura simplificada", "
   ];
   for (const lines of receipts) assert.equal(classifyPages({ pages: [makePage(lines)], classes: THREE }).label, 'receipt', lines[0]);
 });
+
+test('a letter that closes in the manner of its country is a letter, whatever invoice words its body has', () => {
+  const letter = ['Atelier Brunel SARL', '12 rue des Lilas', '69003 Lyon', 'Lyon, le 4 avril 2024', 'Objet : votre contrat d’entretien', 'Madame, Monsieur,', 'Votre contrat arrive à échéance le 30 mai 2024. Le montant annuel s’élève à 1 800,00 € HT.', 'Une facture vous sera adressée à la signature.', 'Nous vous prions d’agréer l’expression de nos salutations distinguées.', 'Claire Brunel', 'SIRET 812 345 678 00012 - TVA FR12812345678'];
+  assert.equal(classifyPages({ pages: [makePage(letter)], classes: THREE }).label, 'other');
+});

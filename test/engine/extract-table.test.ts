@@ -420,3 +420,22 @@ test('a page number at the foot of a page ("Page 1 of 2") is no item, and the ta
   const rows = extractFields({ pages: [p1, p2], fields: [ITEMS], dateFormat: null, detectLayout: true, detectTables: false }).data.line_items as { amount: number }[];
   assert.deepEqual(rows.map((r) => r.amount), [27.75, 64.95, 145.5]);
 });
+
+test('shipping after the subtotal and a sum carried to the next page, in French and Italian, are no items', () => {
+  const fr = read([
+    [[50, 'Désignation'], [300, 'Qté'], [360, 'Prix unitaire'], [480, 'Montant']],
+    [[50, 'Cahiers A5'], [300, '10'], [360, '2,50'], [480, '25,00']],
+    [[50, 'Stylos bille'], [300, '20'], [360, '0,80'], [480, '16,00']],
+    [[300, 'Sous-total HT'], [480, '41,00']],
+    [[300, 'Frais de port'], [480, '6,90']],
+    [[300, 'TVA 20 %'], [480, '9,58']],
+  ]);
+  assert.deepEqual(amounts(fr.rows), [25, 16]);
+  const it = read([
+    [[50, 'Descrizione'], [300, 'Q.tà'], [360, 'Prezzo'], [480, 'Importo']],
+    [[50, 'Guanti da lavoro'], [300, '12'], [360, '3,50'], [480, '42,00']],
+    [[300, 'A riportare'], [480, '42,00']],
+    [[300, 'Spese di spedizione'], [480, '9,00']],
+  ]);
+  assert.deepEqual(amounts(it.rows), [42]);
+});

@@ -241,3 +241,16 @@ test('an invoice number run into its compound label by OCR ("Factuurnr.2024-1004
   const fields: FieldDefinition[] = [{ name: 'invoice_number', type: 'text', description: 'Invoice number' }];
   assert.equal(read(['tulpia Factuur', [[50, 'www.tulpia.nl'], [300, 'Factuurnr.2024-100453']], 'Ordernummer: NL-55812', 'Factuurdatum: 8 januari 2024'], fields).invoice_number, '2024-100453');
 });
+
+test('a name marked "Messrs." (or 御中) is the addressee, not the seller', () => {
+  const lines: FixtureLine[] = [
+    'INVOICE',
+    'Invoice No. INV-240512-07',
+    [[50, 'Aoyama Trading Co., Ltd. Messrs.'], [330, 'Minato Precision K.K.']],
+    [[50, '1-4-2 Nishi, Naka-ku'], [330, '5-1-9 Kita, Chuo-ku']],
+    [[50, 'Nagoya 460-0008'], [330, 'Osaka 541-0041']],
+    'Registration No. T1234567890123',
+    [[50, 'Total Amount Due'], [330, '¥58,300']],
+  ];
+  assert.equal(read(lines, [VENDOR_FIELD]).vendor, 'Minato Precision K.K.');
+});

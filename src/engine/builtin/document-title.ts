@@ -61,7 +61,7 @@ const MAX_TITLE_WORDS = 8;
 const MAX_QUALIFIERS = 3;
 
 const SALUTATION = /^(dear|sehr geehrte|liebe|madame|monsieur|chere?|estimad[oa]s?|gentile|egregio|geachte|beste)\b/;
-const CLOSING = /\b(yours sincerely|yours faithfully|sincerely|kind regards|best regards|mit freundlichen gruessen|cordialement|veuillez agreer|atentamente|cordiali saluti|distinti saluti|met vriendelijke groet|vriendelijke groeten|med vanlig halsning|med venlig hilsen|med vennlig hilsen)\b/;
+const CLOSING = /\b(yours sincerely|yours faithfully|yours truly|sincerely|kind regards|best regards|warm regards|mit freundlichen gruessen|freundliche gruesse|mit besten gruessen|hochachtungsvoll|cordialement|veuillez agreer|salutations distinguees|sentiments distingues|meilleures salutations|atentamente|saludos cordiales|cordialmente|cordiali saluti|distinti saluti|met vriendelijke groet|vriendelijke groeten|med vanlig halsning|med venlig hilsen|med vennlig hilsen)\b/;
 
 /** A German or Dutch compound ending in a long title word ("Mietrechnung", "Sammellieferschein", "Kaufvertrag") titles its kind. */
 const compoundOf = (token: string | undefined, word: string): boolean => token !== undefined && word.length >= 6 && token.length > word.length + 2 && token.endsWith(word);

@@ -197,7 +197,8 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
       }
       if (taxNear && looksLikeCompany(text)) score += 0.2;
       if (isTableHeading(l)) score -= 0.6;
-      if (o.phrases.some((p) => buyerZone.has(p))) score -= 0.9;
+      // "Messrs." (and Japanese 御中, 様) marks the addressee: "Hoshino Office Supply Inc. Messrs.".
+      if (o.phrases.some((p) => buyerZone.has(p)) || /\bmessrs\b|御中|様\s*$/iu.test(o.text)) score -= 0.9;
       // A logo or smudge read by OCR comes with a low confidence.
       if (conf < 35) score -= 0.8;
       else if (conf < 60) score -= 0.25;

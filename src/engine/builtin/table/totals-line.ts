@@ -8,8 +8,10 @@ const CHARGE_WORDS = new Set([
   'shipping', 'freight', 'postage', 'delivery', 'handling', 'versand', 'versandkosten', 'porto', 'fracht', 'livraison',
   'discount', 'rabatt', 'remise', 'skonto', 'nachlass', 'coupon', 'voucher', 'gutschein', 'rounding', 'rundung', 'change',
   'tendered', 'cash', 'paid', 'payment', 'zahlung', 'bezahlt', 'gegeben', 'rückgeld', 'kartenzahlung', 'netto', 'brutto', 'net', 'gross',
-  // A sum carried over a page break: Übertrag, carried/brought forward, riporto, suma y sigue.
-  'übertrag', 'carried', 'brought', 'riporto', 'sigue', 'merchandise', 'round', 'contributo',
+  // Shipping in other languages: frais de port, spese di spedizione, gastos de envío, verzendkosten.
+  'frais', 'spese', 'spedizione', 'trasporto', 'gastos', 'envío', 'envio', 'portes', 'verzendkosten', 'verzending', 'bezorgkosten', 'fragt',
+  // A sum carried over a page break: Übertrag, carried/brought forward, riporto, a riportare, à reporter, suma y sigue.
+  'übertrag', 'carried', 'brought', 'riporto', 'riportare', 'reporter', 'sigue', 'merchandise', 'round', 'contributo',
 ]);
 const TOTAL_COMPOUNDS = new Set(['summe', 'gesamt', 'betrag', 'total', 'steuer', 'zahlung']);
 
