@@ -56,8 +56,8 @@ async function recognise({ gray, width, height }: PpocrRequest): Promise<OcrWord
     ({ boxes } = await detect(gray, width, height, Math.min(longer, SMALL_TEXT_MAX_SIDE, (DET_MAX_SIDE * SMALL_TEXT_TARGET) / medianHeight)));
   }
   const lines = boxes.map((box) => {
-      const ratio = (box.x1 - box.x0) / (box.y1 - box.y0);
-      const w = Math.max(1, Math.min(REC_MAX_WIDTH / REC_STEP_PX, Math.round((REC_HEIGHT * ratio) / REC_STEP_PX))) * REC_STEP_PX;
+    const ratio = (box.x1 - box.x0) / (box.y1 - box.y0);
+    const w = Math.max(1, Math.min(REC_MAX_WIDTH / REC_STEP_PX, Math.round((REC_HEIGHT * ratio) / REC_STEP_PX))) * REC_STEP_PX;
     return { box, w, img: resample(gray, width, height, box, w, REC_HEIGHT) };
   });
 
