@@ -114,8 +114,11 @@ test('a subscriber or guest label heads the buyer; the account holder of the ban
   assert.equal(payeeOf('Goods received by: J. Smith'), null);
 });
 
-test('a register or bank entry is no name: it scores below a plain name ("RCS de Lyon n° 437 254 427", "SIRET …", "IBAN …")', () => {
-  const lines = documentLines([makePage(['Bricoloisirs', 'RCS de Lyon n° 437 254 427', 'SIRET 437 254 437 00173', 'IBAN FR76 4025 4025 4765 0112 4785 358', 'HRB 6089'])], { detectLayout: true });
+test('a register or bank entry or a code is no name: it scores below a plain name ("RCS de Lyon n° 437 254 427", "SIRET …", "IBAN …", a BIC)', () => {
+  const lines = documentLines(
+    [makePage(['Bricoloisirs', 'RCS de Lyon n° 437 254 427', 'SIRET 437 254 437 00173', 'IBAN FR76 4025 4025 4765 0112 4785 358', 'HRB 6089', 'BUKBGB22', 'CF-P1EU', 'XK-P!EU'])],
+    { detectLayout: true },
+  );
   const [name, ...entries] = lines.map((l) => nameEvidence(l.text, l));
   for (const [i, e] of entries.entries()) assert.ok(e < name && e < 0, `${lines[i + 1].text}: ${e} < ${name}`);
 });
@@ -158,4 +161,36 @@ test('an Austrian or Swiss legal mention (Firmenbuch number, CHE number) names t
     const p = page([brand, 'Dorfstraße 12', [[50, 'Herrn Markus Feld'], [350, 'Rechnung Nr. 2024-0412']], [[50, 'Übernachtung Doppelzimmer'], [480, '420,00']], [[300, 'Gesamt'], [480, '448,40']], footer], [0], 2);
     assert.equal(read(p), want);
   }
+});
+
+test('the addressee beside the letterhead is not the seller; a web address with a legal form is a name', () => {
+  // Seller left, the buyer with his form of address right, on the same line; the seller's name is a web address with a legal form.
+  const twoColumns = page([
+    [[50, 'shopwise.com b.v.'], [330, 'Dhr. K. de Vries']],
+    [[50, 'Stationsweg 100, 3511 BJ Utrecht'], [330, 'Kerkstraat 4']],
+    [[50, 'KvK Utrecht: 30114482'], [330, '1216 JD Hilversum']],
+    [[50, 'BTW nr.: NL801234567B01'], [330, 'Factuur 2024-0117']],
+    ...items(3),
+  ], [0]);
+  assert.equal(read(twoColumns), 'shopwise.com b.v.');
+  for (const person of ['Mrs Jane Roe', 'Herrn Max Muster', 'M. Jean Dupont']) {
+    const p = page([[[50, 'Kestrel Print Works'], [330, person]], [[50, '4 Mill Lane'], [330, '12 High Street']], [[50, 'Leeds LS1 4AB'], [330, 'York YO1 7HH']], ...items(3)], [0], 1.2);
+    assert.equal(read(p), 'Kestrel Print Works', person);
+  }
+});
+
+test("the seller's numbers under its cue and a label before a spaced colon are passed over", () => {
+  // The seller's numbers under its cue come before its name; a label before a spaced colon is no name.
+  const cued = page([
+    [[50, 'Geschäftsprozess'], [160, ': Standardrechnung']],
+    [[50, 'Rechnungswährung'], [160, ': EUR']],
+    'Verkäufer:',
+    [[50, 'Nummer'], [160, ': 549910']],
+    'Globale Nummer: 4333741000005 (GTIN)',
+    'Alpha Autovermietung',
+    'Musterstr. 99',
+    '99199 Musterhausen',
+    ...items(3),
+  ]);
+  assert.equal(read(cued), 'Alpha Autovermietung');
 });

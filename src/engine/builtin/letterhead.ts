@@ -10,7 +10,7 @@ import { findAmounts } from './parse-amount.js';
 import { synonymsOf, tokenize } from './vocabulary.js';
 import { cutAtLegalForm, hasLegalForm, hasTradeWord, looksLikeCompany, withoutLegalForm } from './issuer/legal-forms.js';
 import { repairNameText } from './issuer/ocr-repair.js';
-import { blockOf, type Cue } from './issuer/party-cues.js';
+import { blockOf, type BlockLine, type Cue } from './issuer/party-cues.js';
 import { addressLike, meanConf, NOT_A_NAME, REGISTRATION_LINE, streetAddress } from './issuer/line-signs.js';
 import { isRegisterEntry, registeredName } from './issuer/legal-register.js';
 
@@ -88,6 +88,28 @@ export function phraseText(words: Word[]): string {
   return words.map((w, i) => (i > 0 && gaps[i - 1] > Math.max(2 * narrow, narrow + 0.15 * (w.y1 - w.y0)) ? ' ' : '') + w.text).join('');
 }
 
+/** One capitalised word of five or more characters with a letter and a digit side by side, or a stray mark inside. */
+const CODE_WORD = /^(?=\S*(?:\p{L}\d|\d\p{L}|\p{L}[!|?]\p{L}))[^\s\p{Ll}]{5,}$/u;
+/**
+ * A form of address before a person's name ("Dhr. J. de Vries", "Mrs Jane Roe", "Herrn Max Muster"): the
+ * addressee, not the issuer, unless a company's name follows ("Mr D.I.Y. Trading Sdn Bhd").
+ */
+const HONORIFIC = /^(?:mr|mrs|ms|miss|dhr|mevr|mw|herrn?|frau|mme|mlle|m|sr|sra|srta|sig|sig\.ra|pan|pani)$/;
+function addressedPerson(text: string): boolean {
+  const [first, next] = text.split(/\s+/);
+  if (!next || !/^\p{Lu}/u.test(next) || looksLikeCompany(text)) return false;
+  const word = first.replace(/\.$/, '').toLowerCase();
+  // Without its full stop only where the bare form is usual ("Mr John Roe", "Frau Muster"): "M" or "Pan"
+  // alone may be a word of a name ("Pan Asia Foods").
+  return HONORIFIC.test(word) && (first.endsWith('.') || /^(?:mr|mrs|ms|herrn?|frau|dhr|mevr)$/.test(word));
+}
+
+/** A label and its value ("Guest Name: Jane Roe", ": B123" after a spaced colon). */
+const LABELLED = /^[^:]{0,25}:\s*\S/;
+
+/** A block's row that is a label and its value, the value maybe beyond the block's column ("Nummer" / ": 549910"). */
+const labelledRow = (b: BlockLine): boolean => LABELLED.test(b.text) || !!b.line.phrases[b.line.phrases.indexOf(b.phrases[b.phrases.length - 1]) + 1]?.text.startsWith(':');
+
 /** A row of several short phrases without figures: the heading of a table ("Hotel Details  Check In  Rooms"). */
 const isTableHeading = (l: Line): boolean => l.phrases.length >= 3 && !/\d/.test(l.text) && l.phrases.every((p) => p.words.length <= 3);
 
@@ -96,7 +118,10 @@ export function nameEvidence(text: string, line: Line): number {
   let score = 0.01 * text.split(/\s+/).length;
   if (hasLegalForm(text)) score += 0.5;
   else if (looksLikeCompany(text)) score += 0.4;
-  if (NOT_A_NAME.test(text) || /@|\.(com|net|org|de|fr)\b/i.test(text)) score -= 0.6;
+  // A web address is contact data, unless a legal form makes it the company's name ("Shopify.com B.V.").
+  if (NOT_A_NAME.test(text) || /@/.test(text) || (/\.(com|net|org|de|fr)\b/i.test(text) && !hasLegalForm(text))) score -= 0.6;
+  // A code (a BIC "DEUTDEFF500", an article "CF-P1EU"): one word with letters and digits side by side.
+  if (CODE_WORD.test(text.trim())) score -= 0.6;
   // A register entry ("RCS de Lyon n° 437 254 427") names the register, not the company.
   if (isRegisterEntry(text)) score -= 0.8;
   if (HEADING_WORD.test(text) && !hasLegalForm(text)) score -= 0.4;
@@ -125,7 +150,7 @@ export function cleanName(raw: string, ocr: boolean, minLetters = 4): string | n
   const text = raw
     .replace(DOC_TYPE_WORD, '')
     .replace(TRAILING_REG_NO, '')
-    .replace(/^[^:]{1,25}:\s*/, '')
+    .replace(/^[^:]{0,25}:\s*/, '')
     .replace(DEPARTMENT, '')
     .replace(/[,;]+$/, '')
     // A sentence's full stop ("payable to Cascade Valley Electric."), not an abbreviation's ("Co.", "Inc.").
@@ -187,7 +212,9 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
       if (!text) continue;
       let score = Math.min(1, o.height / maxH) + place + o.bonus + nameEvidence(text, l);
       // The value of some other label ("Guest Name: Jane Roe") is not the issuer's name.
-      if (/^[^:]{1,25}:\s*\S/.test(o.text)) score -= 0.3;
+      if (LABELLED.test(o.text)) score -= 0.3;
+      // ... nor is a label whose value follows after a spaced colon ("Geschäftsprozess : Beispiel").
+      else if (o.phrases.length === 1 && l.phrases[l.phrases.indexOf(o.phrases[0]) + 1]?.text.startsWith(':')) score -= 0.4;
       // A party's name is followed by its address (a street number or a postcode on the next line).
       const next = page.slice(i + 1, i + 6).find((n) => !REGISTRATION_LINE.test(n.text.trim()));
       if (next && next.x0 <= l.x1 && next.x1 >= l.x0 && /^\d+\w?\b|\b\w+\s+\d+\w?,?$|\b\d{4,5}\b/.test(next.text.trim())) {
@@ -198,7 +225,7 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
       if (taxNear && looksLikeCompany(text)) score += 0.2;
       if (isTableHeading(l)) score -= 0.6;
       // "Messrs." (and Japanese 御中, 様) marks the addressee: "Hoshino Office Supply Inc. Messrs.".
-      if (o.phrases.some((p) => buyerZone.has(p)) || /\bmessrs\b|御中|様\s*$/iu.test(o.text)) score -= 0.9;
+      if (o.phrases.some((p) => buyerZone.has(p)) || /\bmessrs\b|御中|様\s*$/iu.test(o.text) || o.phrases.some((p) => addressedPerson(p.text))) score -= 0.9;
       // A logo or smudge read by OCR comes with a low confidence.
       if (conf < 35) score -= 0.8;
       else if (conf < 60) score -= 0.25;
@@ -242,7 +269,8 @@ export function cuedCandidates(lines: Line[], cues: Cue[]): NameCandidate[] {
     const inline = raw && cleanName(hasLegalForm(raw) ? cutAtLegalForm(raw) : raw, ocr, 3);
     if (inline) out.push({ text: inline, line: cue.line, score: (cue.thanks || givenNameAlone(inline) ? 0.9 : 1.2) + nameEvidence(inline, cue.line), x0: cue.phrase.x0, x1: cue.phrase.x1 });
     if (cue.inline) continue;
-    blockOf(lines, cue, 2).forEach((b, k) => {
+    // The party's numbers may come first under the cue ("Verkäufer:" / "Nummer : 549910" / "ACME GmbH").
+    blockOf(lines, cue, 5).filter((b) => !labelledRow(b)).slice(0, 2).forEach((b, k) => {
       const text = cleanName(b.text, ocr);
       if (text) out.push({ text, line: b.line, score: (k === 0 ? 1 : 0.7) + nameEvidence(text, b.line), x0: b.phrases[0].x0, x1: b.phrases[b.phrases.length - 1].x1 });
     });
