@@ -194,3 +194,9 @@ test("the seller's numbers under its cue and a label before a spaced colon are p
   ]);
   assert.equal(read(cued), 'Alpha Autovermietung');
 });
+
+test('a notice in the words of running text is no name, in other languages too ("UNSERE ÖFFNUNGSZEITEN", "Notre équipe")', () => {
+  const lines = documentLines([makePage(['KAFFEEHAUS AM SEE', 'UNSERE ÖFFNUNGSZEITEN', 'NOTRE ÉQUIPE VOUS REMERCIE', 'ONZE OPENINGSTIJDEN'])], { detectLayout: true });
+  const [name, ...notices] = lines.map((l) => nameEvidence(l.text, l));
+  for (const [i, e] of notices.entries()) assert.ok(e < name - 0.3, `${lines[i + 1].text}: ${e} < ${name}`);
+});

@@ -25,8 +25,12 @@ export interface NameCandidate {
   registered?: boolean;
 }
 
-/** Words of running text, not of names: "Paid through Cash At Hotel", "Please ask for your invoice". */
-const SENTENCE_WORD = /(?:^|\s)(through|please|will|shall|must|should|your|our|you|we|is|are|was|were|be|been|has|have|can|may|if|when|per|paid|received)(?=\s|$)/i;
+/**
+ * Words of running text, not of names: "Paid through Cash At Hotel", "Please ask for your invoice", and
+ * the possessives of other languages' notices ("UNSERE ÖFFNUNGSZEITEN", "Notre équipe vous remercie").
+ */
+const SENTENCE_WORD =
+  /(?:^|\s)(through|please|will|shall|must|should|your|our|you|we|is|are|was|were|be|been|has|have|can|may|if|when|per|paid|received|unser|unsere|ihr|ihre|notre|nos|votre|vos|nuestro|nuestra|nuestros|nostro|nostra|vostro|onze|uw)(?=\s|$)/i;
 /** Words of the document's labels (totals, numbers, dates, payment), also in other languages. */
 const LABEL_WORDS = new Set([...['number', 'date', 'total', 'quantity', 'price', 'tax', 'phone', 'order', 'currency', 'customer'].flatMap((w) => [...synonymsOf(w)]), 'cash', 'card', 'change', 'payment', 'booking', 'subtotal', 'guest', 'room', 'account']);
 /** Section headings and table column words: "Hotel Details", "Payment Information". */
