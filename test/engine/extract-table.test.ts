@@ -129,6 +129,17 @@ test('an amount alone under the items that is their sum is the subtotal printed 
     [[300, 'CGST 9%'], [480, '588.78']],
   ]);
   assert.deepEqual(amounts(t.rows), [4342, 2200]);
+  // ... or with a word no vocabulary knows ("Goods", "Suma").
+  for (const word of ['Goods', 'Suma']) {
+    const labelled = read([
+      [[50, 'Description'], [300, 'Qty'], [380, 'Rate'], [480, 'Amount']],
+      [[50, 'Laptop stand'], [300, '1'], [380, '4,342.00'], [480, '4,342.00']],
+      [[50, 'Consulting services'], [300, '2'], [380, '1,100.00'], [480, '2,200.00']],
+      [[50, word], [480, '6,542.00']],
+      [[300, 'VAT 20%'], [480, '1,308.40']],
+    ]);
+    assert.deepEqual(amounts(labelled.rows), [4342, 2200], word);
+  }
 });
 
 test('"Ext. Price" is one amount column, "Item No." a code column beside the description, and totals beside a text block end the table', () => {

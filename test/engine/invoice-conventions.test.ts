@@ -254,3 +254,57 @@ test('a name marked "Messrs." (or 御中) is the addressee, not the seller', () 
   ];
   assert.equal(read(lines, [VENDOR_FIELD]).vendor, 'Minato Precision K.K.');
 });
+
+const NUMBER_AND_DATE: FieldDefinition[] = [
+  { name: 'invoice_number', type: 'text', description: 'Invoice number' },
+  { name: 'date', type: 'date', description: 'Invoice date' },
+];
+
+test('the invoice number after "n.º", with its lettered series; a date under a compound date label is no number', () => {
+  const pt = read([[[300, 'Fatura n.º FT A/2024/233']], [[50, 'Rua Direita 15'], [300, 'Data 14 de outubro de 2024']], ...Array.from({ length: 3 }, (_, i) => [[50, `Artigo ${i + 1}`], [480, `${i + 2},00`]] as [number, string][])], NUMBER_AND_DATE);
+  assert.deepEqual(pt, { invoice_number: 'FT A/2024/233', date: '2024-10-14' });
+  // A label stacked over its value beside a big title: the title makes the value's line start higher.
+  const page = makePage([[[486, 'Factuurnummer']], [[480, 'SDW-2024-07']], [[486, 'Factuurdatum']], [[480, '15 april 2024']]]);
+  const title = page.words.find((w) => w.text === 'SDW-2024-07')!;
+  page.words.push({ text: 'Factuur', x0: 56, y0: title.y0 - 12, x1: 195, y1: title.y1 + 2 });
+  const nl = extractFields({ pages: [page], fields: NUMBER_AND_DATE, dateFormat: null, detectLayout: true, detectTables: false }).data;
+  assert.deepEqual(nl, { invoice_number: 'SDW-2024-07', date: '2024-04-15' });
+});
+
+test('a header row names the document beside its number ("Tipo documento | Numero" over "FATTURA | 127/2024")', () => {
+  const data = read(
+    [
+      [[50, 'Tipo documento'], [150, 'Numero'], [230, 'Data'], [320, 'Cod. cliente']],
+      [[50, 'FATTURA'], [150, '127/2024'], [230, '05/03/2024'], [320, '004512']],
+      [[50, 'Pagamento'], [150, 'Scadenza'], [300, 'Rif. DDT']],
+      [[50, 'Bonifico 30 gg'], [150, '30/04/2024'], [300, 'n. 311 del 28/02/2024']],
+    ],
+    NUMBER_AND_DATE,
+  );
+  assert.deepEqual(data, { invoice_number: '127/2024', date: '2024-03-05' });
+});
+
+test('the issue date over installation and service dates; Polish month names', () => {
+  const es = read([[[50, 'Fecha de emisión']], [[50, '21 de mayo de 2024'], [300, 'Fecha de instalación 14/05/2024']], [[300, 'Presupuesto P-24-118 (29/04/2024)']]], [NUMBER_AND_DATE[1]]);
+  assert.equal(es.date, '2024-05-21');
+  const pl = read(['FAKTURA nr 7/2024', 'Data wykonania usługi: 5 czerwca 2024 r.', 'Data wystawienia: 7 czerwca 2024 r.', 'Termin płatności: 21 czerwca 2024 r.'], NUMBER_AND_DATE);
+  assert.deepEqual(pl, { invoice_number: '7/2024', date: '2024-06-07' });
+  assert.deepEqual(findDates('12 października 2023')[0]?.date, { year: 2023, month: 10, day: 12 });
+});
+
+test('the sum to pay after a discount under the value of the services', () => {
+  const data = read(
+    [
+      [[50, 'Descrição do serviço'], [300, 'Qtde'], [360, 'Valor unit.'], [480, 'Valor total']],
+      [[50, 'Gestão de mídias sociais'], [300, '1'], [360, 'R$ 2.400,00'], [480, 'R$ 2.400,00']],
+      [[50, 'Campanha de tráfego pago'], [300, '1'], [360, 'R$ 850,00'], [480, 'R$ 850,00']],
+      [[50, 'Produção de vídeos curtos'], [300, '4'], [360, 'R$ 320,00'], [480, 'R$ 1.280,00']],
+      [[50, 'Valor dos serviços'], [480, 'R$ 4.530,00']],
+      [[50, 'Desconto fidelidade'], [480, '-R$ 150,00']],
+      [[50, 'Total a pagar'], [480, 'R$ 4.380,00']],
+      'Pagamento via PIX ou boleto bancário. Após o vencimento: multa de 2% e juros de 1% ao mês.',
+    ],
+    [PARTS[0]],
+  );
+  assert.equal(data.total, 4380);
+});

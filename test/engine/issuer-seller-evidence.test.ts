@@ -200,3 +200,34 @@ test('a notice in the words of running text is no name, in other languages too (
   const [name, ...notices] = lines.map((l) => nameEvidence(l.text, l));
   for (const [i, e] of notices.entries()) assert.ok(e < name - 0.3, `${lines[i + 1].text}: ${e} < ${name}`);
 });
+
+test('"From"/"To" headings side by side name the sender; an attention line and a block under a form of address are the buyer\'s', () => {
+  const nl = page([
+    'Factuur',
+    [[50, 'Van'], [300, 'Aan']],
+    [[50, 'Sanne de Wit'], [300, 'Stichting Groene Wijk']],
+    [[50, 'Fotografie & beeldverhaal'], [300, 'T.a.v. Mevr. L. Bakker']],
+    [[50, 'Zwaanshals 210'], [300, 'Hoogstraat 45']],
+    [[50, '3035 KS Rotterdam'], [300, '3011 PN Rotterdam']],
+    'Factuurnummer SDW-2024-07',
+    ...items(3),
+  ], [0], 2);
+  assert.equal(read(nl), 'Sanne de Wit');
+  const fr = page(['Camille Rousset', '12 rue des Lilas', '75011 Paris', [[300, "À l'attention de Mme Sophie Laurent"]], [[300, 'Atelier Laurent']], 'Facture 2024-031', ...items(3)]);
+  assert.equal(read(fr), 'Camille Rousset');
+  const pt = page([
+    'Fatura',
+    [[50, 'Sr. Rui Gonçalves'], [300, 'Fatura n.º FT A/2024/233']],
+    [[50, 'Mercearia Gonçalves'], [300, 'Data 14 de outubro de 2024']],
+    [[50, 'Rua Direita 15'], [300, 'Encomenda'], [400, 'de 2 de outubro de 2024']],
+    [[50, '6300-520 Guarda'], [300, 'Entrega'], [400, '16 de outubro de 2024']],
+    ...items(3),
+    'Quinta do Vale Serrado, Unipessoal Lda · Estrada Nacional 16, km 42 · 6300-035 Guarda · Portugal',
+  ]);
+  assert.equal(read(pt), 'Quinta do Vale Serrado, Unipessoal Lda');
+});
+
+test('a name run into its legal mention gives its legal form once ("Lumivert Solutions SAS" + "SAS au capital de …")', () => {
+  const p = page(['lumivert', 'Facture FA-2024-00318', ...items(14), [[50, 'Lumivert Solutions SAS'], [190, 'SAS au capital de 50 000 €']], [[50, '14 rue des Tanneurs'], [190, 'RCS Lyon 901 223 447']]]);
+  assert.equal(read(p), 'Lumivert Solutions SAS');
+});

@@ -4,6 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FieldDefinition } from '../../src/api/types.js';
 import { extractFields } from '../../src/engine/builtin/extract-fields.js';
+import { nameEvidence } from '../../src/engine/builtin/letterhead.js';
+import { documentLines } from '../../src/engine/layout/lines.js';
 import type { PageText } from '../../src/engine/types.js';
 import { makePage, type FixtureLine } from './page-fixture.js';
 
@@ -106,4 +108,20 @@ test("a unit number on its own row stays in the address; a chain's store number 
   assert.equal(read(['GREENLEAF MART', 'Blk 88 Tampines Street 81', '#01-240', 'Singapore 520088', 'Tel: 6785 1122']).address, 'Blk 88 Tampines Street 81 #01-240 Singapore 520088');
   assert.equal(read(['FUEL-N-GO', '1200 E Main St', 'Mesa, AZ 85203', 'STORE 0417', '(480) 555-0101']).address, '1200 E Main St Mesa, AZ 85203');
   assert.equal(read(['KEDAI UBAT SENTOSA', 'NO 3, JALAN MERANTI 2,', '813OO SKUDAI, JOHOR', 'TEL: 07-5561234']).address, 'NO 3, JALAN MERANTI 2, 81300 SKUDAI, JOHOR');
+});
+
+test('the thanks "for shopping with us" names nobody; a trade alone after "From:" is a place, not the shop', () => {
+  assert.equal(read(['Fresh every day', 'GOLDEN LOTUS BAKEHOUSE', '150 Jalan Besar #01-23', 'Singapore 310104', 'TOTAL S$ 21.30', 'THANK YOU FOR SHOPPING WITH US']).company, 'GOLDEN LOTUS BAKEHOUSE');
+  const [cabs, from] = documentLines([ocr(['KAMPONG CABS', 'From: Hotel'])], { detectLayout: true });
+  for (const trade of ['Hotel', 'RESTAURANT', 'Coffee Shop']) assert.ok(nameEvidence(trade, from) < nameEvidence('KAMPONG CABS', cabs) - 0.15, trade);
+});
+
+test('a founding year under the name is no address line; a house number run into its street and a plot number start one', () => {
+  assert.equal(read(['PRAIRIE ROSE CHEMIST', 'Since 1987', '9543 Commerce Dr', 'Columbus, OH 43215', 'TOTAL 73.08']).address, '9543 Commerce Dr Columbus, OH 43215');
+  assert.equal(read(['HOTEL BANKSIA', '99BrunswickSt', 'Windsor VIC 3181', 'Ph: (04) 9261 3012', 'TOTAL 30.50']).address, '99BrunswickSt Windsor VIC 3181');
+  assert.equal(read(['LAKSHMI MEDICALS', 'Plot 55, Sector 18', 'Bengaluru - 560001, Karnataka', 'GSTIN 29ABCDE1234F1Z5', 'TOTAL 1125.00']).address, 'Plot 55, Sector 18 Bengaluru - 560001, Karnataka');
+});
+
+test('OCR\'s "ll" alone is the capital I it misread: "Hotel ll Girasole" is "Hotel Il Girasole"', () => {
+  assert.equal(read(['Hotel ll Girasole', 'Via Po 15', '10124 Torino (TO)', 'TOTALE 45,70']).company, 'Hotel Il Girasole');
 });

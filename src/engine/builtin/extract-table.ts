@@ -199,13 +199,14 @@ function isItem(row: Record<string, unknown>, subs: TableSub[], rows: Record<str
 }
 
 /**
- * A row of nothing but an amount that is the sum of the items above it ("2,00,888.50" under the amount
- * column): the subtotal, printed without its label.
+ * A row whose only number is an amount that is the sum of the items above it: the subtotal, printed
+ * without a label ("2,00,888.50" under the amount column) or with a word no vocabulary knows ("Goods",
+ * "Suma").
  */
 function unlabelledSum(row: Record<string, unknown>, above: Record<string, unknown>[], subs: TableSub[]): boolean {
   const amount = subs.find((s) => s.role === 'amount')?.def.name;
   if (!amount || typeof row[amount] !== 'number' || above.length < 2) return false;
-  if (subs.some((s) => s.def.name !== amount && row[s.def.name] !== null)) return false;
+  if (subs.some((s) => s.def.name !== amount && s.def.type === 'number' && row[s.def.name] !== null)) return false;
   const sum = above.reduce((n, r) => n + (typeof r[amount] === 'number' ? (r[amount] as number) : 0), 0);
   return Math.abs(sum - (row[amount] as number)) < 0.015;
 }

@@ -69,13 +69,18 @@ function valueRightOf(lines: Line[], line: Line, x: number): Phrase[] {
 
 function valueBelow(lines: Line[], line: Line, x0: number, x1: number): Phrase[] {
   const out: Phrase[] = [];
+  // The phrase under the label is placed by its own box: a big title beside it makes its line start higher.
   const below = lines
+    .filter((l) => l.page === line.page && l !== line)
+    .map((l) => {
+      const p = l.phrases.find((ph) => ph.x0 < x1 + line.height && ph.x1 > x0 - line.height);
+      return { l, p, y0: p ? Math.min(...p.words.map((w) => w.y0)) : l.y0, y1: p ? Math.max(...p.words.map((w) => w.y1)) : l.y1 };
+    })
     // Below: starting at the label's foot, or centred under it where tight boxes overlap (6 pt labels in a grid).
-    .filter((l) => l.page === line.page && (l.y0 >= line.y1 - 0.2 * line.height || (l.y0 + l.y1) / 2 > line.y1) && l.y0 > line.y0 && l.y0 - line.y1 < 3 * line.height && l !== line)
+    .filter((b) => (b.y0 >= line.y1 - 0.2 * line.height || (b.y0 + b.y1) / 2 > line.y1) && b.y0 > line.y0 && b.y0 - line.y1 < 3 * line.height)
     .sort((a, b) => a.y0 - b.y0)
     .slice(0, 3);
-  for (const l of below) {
-    const p = l.phrases.find((ph) => ph.x0 < x1 + line.height && ph.x1 > x0 - line.height);
+  for (const { l, p } of below) {
     // A line that holds its own "label: value" is not the value of the label above it.
     if (p && !/:\s*\S/.test(l.text) && !/:$/.test(p.text)) out.push(p);
   }
@@ -101,6 +106,12 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
         // A label without a colon stacked over its value ("Invoice Number" over "INV-4308"): a number far
         // to its right is in another column (the seller's "Cardiff CF10 1EP"), so the value under it goes first.
         if (terms.role === 'identifier' && source === 'right' && !colon && gap > 6 * line.height) score -= 0.2;
+        // A header row over its values ("Tipo documento | Numero" over "FATTURA | 127/2024"): the document's
+        // kind printed beside the number completes a label that names only the number.
+        if (terms.role === 'identifier' && source === 'below') {
+          const kind = at.phrases.find((p) => p.text !== text && !/\d/.test(p.text) && labelScore(tokenize(`${phrase.text} ${p.text}`), terms).score > span.score);
+          if (kind) score += 0.8 * (labelScore(tokenize(`${phrase.text} ${kind.text}`), terms).score - span.score);
+        }
         // A postcode is no document number ("Cardiff CF10 1EP", "Brisbane QLD 4000").
         if (terms.role === 'identifier' && POSTCODE_TEXT.test(text)) score -= 0.5;
         // A value buried in a sentence after the label is weak evidence.

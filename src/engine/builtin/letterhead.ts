@@ -8,7 +8,7 @@ import type { Word } from '../types.js';
 import { findDates } from './parse-date.js';
 import { findAmounts } from './parse-amount.js';
 import { synonymsOf, tokenize } from './vocabulary.js';
-import { cutAtLegalForm, hasLegalForm, hasTradeWord, looksLikeCompany, withoutLegalForm } from './issuer/legal-forms.js';
+import { cutAtLegalForm, hasLegalForm, hasTradeWord, isLegalFormWord, looksLikeCompany, withoutLegalForm } from './issuer/legal-forms.js';
 import { repairNameText } from './issuer/ocr-repair.js';
 import { blockOf, type BlockLine, type Cue } from './issuer/party-cues.js';
 import { addressLike, meanConf, NOT_A_NAME, REGISTRATION_LINE, streetAddress } from './issuer/line-signs.js';
@@ -35,7 +35,8 @@ const SENTENCE_WORD =
 const LABEL_WORDS = new Set([...['number', 'date', 'total', 'quantity', 'price', 'tax', 'phone', 'order', 'currency', 'customer'].flatMap((w) => [...synonymsOf(w)]), 'cash', 'card', 'change', 'payment', 'booking', 'subtotal', 'guest', 'room', 'account']);
 /** Section headings and table column words: "Hotel Details", "Payment Information". */
 const HEADING_WORD = /\b(details|summ?ary|information|description|overview|terms|conditions|remarks|notes|particulars|bank|payment|billing|shipping|contact)\b/i;
-const DOC_TYPE_WORD = /^(tax\s+)?(invoice|rechnung|facture|receipt|quittung|bill|credit note|gutschrift)\b[\s:]*|[\s:]*\b(tax\s+)?(invoice|rechnung|facture|receipt|quittung)$/gi;
+const DOC_TYPE_WORD =
+  /^(tax\s+)?(invoice|rechnung|facture|factura|fattura|fatura|factuur|faktura|receipt|quittung|bill|credit note|gutschrift)\b[\s:]*|[\s:]*\b(tax\s+)?(invoice|rechnung|facture|factura|fattura|fatura|factuur|faktura|receipt|quittung)$/gi;
 const SENDER_SEPARATOR = /\s+[-–·•●|]\s+|\s*[·•●|]\s*/;
 /** A sender line over an address window: a name with a company form or trade word, then address parts. */
 const isSenderLine = (l: Line): boolean => {
@@ -99,7 +100,10 @@ const CODE_WORD = /^(?=\S*(?:\p{L}\d|\d\p{L}|\p{L}[!|?]\p{L}))[^\s\p{Ll}]{5,}$/u
  * addressee, not the issuer, unless a company's name follows ("Mr D.I.Y. Trading Sdn Bhd").
  */
 const HONORIFIC = /^(?:mr|mrs|ms|miss|dhr|mevr|mw|herrn?|frau|mme|mlle|m|sr|sra|srta|sig|sig\.ra|pan|pani)$/;
-function addressedPerson(text: string): boolean {
+/** "For the attention of" and its kin in other languages: who the document goes to. */
+const ATTENTION = /^\W*(?:attn\b|attention\b|for\s+the\s+attention|à\s+l'attention|a\s+l'attention|z\.\s?hd\.?|zu\s+händen|t\.a\.v\.|all'attenzione|a\s+la\s+atención|c\/o\b)/iu;
+export function addressedPerson(text: string): boolean {
+  if (ATTENTION.test(text.replace(/[’‘`´]/g, "'"))) return true;
   const [first, next] = text.split(/\s+/);
   if (!next || !/^\p{Lu}/u.test(next) || looksLikeCompany(text)) return false;
   const word = first.replace(/\.$/, '').toLowerCase();
@@ -110,6 +114,14 @@ function addressedPerson(text: string): boolean {
 
 /** A label and its value ("Guest Name: Jane Roe", ": B123" after a spaced colon). */
 const LABELLED = /^[^:]{0,25}:\s*\S/;
+
+/** The phrase after a label: its value after a spaced colon, or a date alone. */
+function valueFollows(next: string | undefined): boolean {
+  if (!next) return false;
+  if (next.startsWith(':')) return true;
+  const d = findDates(next)[0];
+  return !!d && d.start <= 4 && d.end >= next.trimEnd().length - 1;
+}
 
 /** A block's row that is a label and its value, the value maybe beyond the block's column ("Nummer" / ": 549910"). */
 const labelledRow = (b: BlockLine): boolean => LABELLED.test(b.text) || !!b.line.phrases[b.line.phrases.indexOf(b.phrases[b.phrases.length - 1]) + 1]?.text.startsWith(':');
@@ -129,6 +141,8 @@ export function nameEvidence(text: string, line: Line): number {
   // A register entry ("RCS de Lyon n° 437 254 427") names the register, not the company.
   if (isRegisterEntry(text)) score -= 0.8;
   if (HEADING_WORD.test(text) && !hasLegalForm(text)) score -= 0.4;
+  // A trade alone ("Hotel", "RESTAURANT", "Coffee Shop") names no one: a place on a taxi receipt, a heading.
+  else if (!hasLegalForm(text) && !withoutLegalForm(text).split(/[\s&,.'-]+/).some((w) => /\p{L}{2}/u.test(w) && !hasTradeWord(w) && !/^(?:the|and|of)$/i.test(w))) score -= 0.6;
   if (SENTENCE_WORD.test(text)) score -= 0.4;
   // Labels start or end with their concept word ("Grand Total", "Booking ID"); a name may hold one inside.
   const tokens = tokenize(text);
@@ -157,6 +171,8 @@ export function cleanName(raw: string, ocr: boolean, minLetters = 4): string | n
     .replace(/^[^:]{0,25}:\s*/, '')
     .replace(DEPARTMENT, '')
     .replace(/[,;]+$/, '')
+    // A name run into its legal mention beside it ("ACME SAS" + "SAS au capital de …"): the form once.
+    .replace(/(?<=\s)(\S+)\s+\1$/u, (twice, form: string) => (isLegalFormWord(form) ? form : twice))
     // A sentence's full stop ("payable to Cascade Valley Electric."), not an abbreviation's ("Co.", "Inc.").
     .replace(/(?<=\p{Ll}{4})\.$/u, '')
     .trim();
@@ -217,8 +233,8 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
       let score = Math.min(1, o.height / maxH) + place + o.bonus + nameEvidence(text, l);
       // The value of some other label ("Guest Name: Jane Roe") is not the issuer's name.
       if (LABELLED.test(o.text)) score -= 0.3;
-      // ... nor is a label whose value follows after a spaced colon ("Geschäftsprozess : Beispiel").
-      else if (o.phrases.length === 1 && l.phrases[l.phrases.indexOf(o.phrases[0]) + 1]?.text.startsWith(':')) score -= 0.4;
+      // ... nor is a label whose value follows after a spaced colon ("Geschäftsprozess : Beispiel") or is a date ("Entrega   16 de outubro de 2024").
+      else if (o.phrases.length === 1 && valueFollows(l.phrases[l.phrases.indexOf(o.phrases[0]) + 1]?.text)) score -= 0.4;
       // A party's name is followed by its address (a street number or a postcode on the next line).
       const next = page.slice(i + 1, i + 6).find((n) => !REGISTRATION_LINE.test(n.text.trim()));
       if (next && next.x0 <= l.x1 && next.x1 >= l.x0 && /^\d+\w?\b|\b\w+\s+\d+\w?,?$|\b\d{4,5}\b/.test(next.text.trim())) {

@@ -22,20 +22,21 @@ export interface DateMatch {
 }
 
 const MONTHS: Record<string, number> = {};
-// English, German, French; then Spanish, Italian, Portuguese, Dutch and the Nordic languages.
+// English, German, French; then Spanish, Italian, Portuguese, Dutch, the Nordic languages and Polish (its
+// genitive "7 czerwca 2024" and nominative, also without diacritics).
 const monthNames: string[][] = [
-  ['january', 'jan', 'januar', 'jän', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'gen', 'janeiro', 'januari'],
-  ['february', 'feb', 'februar', 'fév', 'fev', 'février', 'fevrier', 'févr', 'febrero', 'febbraio', 'fevereiro', 'februari'],
-  ['march', 'mar', 'märz', 'maerz', 'mars', 'mär', 'marzo', 'março', 'marco', 'maart', 'mrt'],
-  ['april', 'apr', 'avril', 'avr', 'abril', 'abr', 'aprile'],
-  ['may', 'mai', 'mayo', 'maggio', 'mag', 'maio', 'mei', 'maj'],
-  ['june', 'jun', 'juni', 'juin', 'junio', 'giugno', 'giu', 'junho'],
-  ['july', 'jul', 'juli', 'juillet', 'juil', 'julio', 'luglio', 'lug', 'julho'],
-  ['august', 'aug', 'août', 'aout', 'agosto', 'ago', 'augustus', 'augusti'],
-  ['september', 'sep', 'sept', 'septembre', 'septiembre', 'setiembre', 'settembre', 'set', 'setembro'],
-  ['october', 'oct', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott', 'outubro', 'out'],
-  ['november', 'nov', 'novembre', 'noviembre', 'novembro'],
-  ['december', 'dec', 'dezember', 'dez', 'décembre', 'decembre', 'déc', 'diciembre', 'dicembre', 'dic', 'dezembro'],
+  ['january', 'jan', 'januar', 'jän', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'gen', 'janeiro', 'januari', 'stycznia', 'styczeń', 'styczen'],
+  ['february', 'feb', 'februar', 'fév', 'fev', 'février', 'fevrier', 'févr', 'febrero', 'febbraio', 'fevereiro', 'februari', 'lutego', 'luty'],
+  ['march', 'mar', 'märz', 'maerz', 'mars', 'mär', 'marzo', 'março', 'marco', 'maart', 'mrt', 'marca', 'marzec'],
+  ['april', 'apr', 'avril', 'avr', 'abril', 'abr', 'aprile', 'kwietnia', 'kwiecień', 'kwiecien'],
+  ['may', 'mai', 'mayo', 'maggio', 'mag', 'maio', 'mei', 'maj', 'maja'],
+  ['june', 'jun', 'juni', 'juin', 'junio', 'giugno', 'giu', 'junho', 'czerwca', 'czerwiec'],
+  ['july', 'jul', 'juli', 'juillet', 'juil', 'julio', 'luglio', 'lug', 'julho', 'lipca', 'lipiec'],
+  ['august', 'aug', 'août', 'aout', 'agosto', 'ago', 'augustus', 'augusti', 'sierpnia', 'sierpień', 'sierpien'],
+  ['september', 'sep', 'sept', 'septembre', 'septiembre', 'setiembre', 'settembre', 'set', 'setembro', 'września', 'wrzesnia', 'wrzesień', 'wrzesien'],
+  ['october', 'oct', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott', 'outubro', 'out', 'października', 'pazdziernika', 'październik', 'pazdziernik'],
+  ['november', 'nov', 'novembre', 'noviembre', 'novembro', 'listopada', 'listopad'],
+  ['december', 'dec', 'dezember', 'dez', 'décembre', 'decembre', 'déc', 'diciembre', 'dicembre', 'dic', 'dezembro', 'grudnia', 'grudzień', 'grudzien'],
 ];
 monthNames.forEach((names, i) => names.forEach((n) => (MONTHS[n] = i + 1)));
 

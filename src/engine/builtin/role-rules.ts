@@ -194,7 +194,8 @@ function isBalanceAfterDeduction(c: Candidate, cands: Candidate[], lines: Line[]
     if (t === c || t.value.kind !== 'number' || t.line.index >= c.line.index || t.partial || hasWord(t.labelTokens, DUE_WORDS)) return false;
     const total = t.value.value;
     return lines.slice(t.line.index + 1, c.line.index).some((l) => {
-      if (!DEDUCTION_LINE.test(l.text)) return false;
+      // A discount under the sum of the items takes it to what is to pay as a deposit does.
+      if (!DEDUCTION_LINE.test(l.text) && !DISCOUNT_LINE.test(l.text)) return false;
       const deducted = findAmounts(l.text).filter((a) => a.decimals).at(-1);
       return deducted !== undefined && Math.abs(total - Math.abs(deducted.value) - balance) < 0.015;
     });
@@ -243,7 +244,7 @@ function discountedTo(gross: Candidate, net: Candidate, lines: Line[]): boolean 
     return off !== undefined && Math.abs(g - Math.abs(off.value) - n) < 1;
   });
 }
-const DISCOUNT_LINE = /^\W*less\b|\b(disc\.?|discount|rabatt|remise|descuento|sconto|korting)\b/iu;
+const DISCOUNT_LINE = /^\W*less\b|\b(disc\.?|discount|rabatt|rabat|remise|descuento|desconto|sconto|korting)\b/iu;
 
 /**
  * The other-date words a field asks for by name ("due_date", "delivery_date") or in its description

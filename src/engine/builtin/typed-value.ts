@@ -46,6 +46,9 @@ export function cleanText(text: string, terms: FieldTerms): string | null {
   const t = text.replace(LEADING_PUNCT, '').replace(TRAILING_PUNCT, '').trim();
   if (t === '') return null;
   if (terms.role === 'identifier') {
+    // A date is no document number, though it holds digits ("15 april 2024" under "Factuurdatum").
+    const date = findDates(t)[0];
+    if (date && date.start <= 1 && date.end >= t.length - 1) return null;
     const tokens = t.split(/\s+/);
     const at = tokens.findIndex((x) => /\d/.test(x) && !isDateToken(x));
     // Document numbers carry digits; a word without any is a neighbouring label, not the number.
@@ -56,7 +59,8 @@ export function cleanText(text: string, terms: FieldTerms): string | null {
     const groups = [number];
     while (/^\d{2,5}$/.test(number) && /^\d{2,4}$/.test(tokens[at + groups.length] ?? '')) groups.push(tokens[at + groups.length]);
     if (groups.length > 1 && groups.join('').length >= 8) return groups.join(' ');
-    return at > 0 && isSeriesCode(tokens[at - 1]) && /^\d/.test(number) ? `${tokens[at - 1]} ${number}` : number;
+    // The series before the number: "FT 2024/157", also a lettered one ("FT A/2024/233", as Portugal prints them).
+    return at > 0 && isSeriesCode(tokens[at - 1]) && /^(?:\d|\p{Lu}{1,3}[/-]\d)/u.test(number) ? `${tokens[at - 1]} ${number}` : number;
   }
   return t;
 }

@@ -10,7 +10,7 @@ const SYNONYM_GROUPS: string[][] = [
     // Inflected: Polish "numer faktury", Finnish "laskun numero".
     'faktury', 'laskun'],
   // Also Spanish/Portuguese/Italian (fecha, data, emisión), Dutch/Scandinavian (datum, dato), Malay/Indonesian (tarikh, tanggal).
-  ['date', 'dated', 'datum', 'issued', 'issue', 'rechnungsdatum', 'belegdatum', 'fecha', 'data', 'dato', 'tarikh', 'tanggal', 'tgl', 'emisión', 'emision', 'emissão', 'émission', 'ausstellungsdatum'],
+  ['date', 'dated', 'datum', 'issued', 'issue', 'rechnungsdatum', 'belegdatum', 'fecha', 'data', 'dato', 'tarikh', 'tanggal', 'tgl', 'emisión', 'emision', 'emissão', 'émission', 'ausstellungsdatum', 'wystawienia'],
   ['total', 'amount', 'amt', 'sum', 'gesamt', 'gesamtbetrag', 'summe', 'betrag', 'montant', 'ttc', 'balance', 'due', 'payable', 'endbetrag', 'zahlbetrag', 'rechnungsbetrag', 'bruttobetrag', 'brutto', 'gross',
     'totale', 'totaal', 'importe', 'importo', 'bedrag', 'valor', 'montante', 'totalt', 'summa', 'belopp', 'beløb', 'beløp',
     // "to pay": zu zahlen, net à payer, te betalen, att betala, a pagar, da pagare.
@@ -113,6 +113,9 @@ export const OTHER_DATE_WORDS = new Set([
   'vencimiento', 'vencimento', 'entrega', 'scadenza', 'consegna', 'vervaldatum', 'leverdatum', 'forfaldsdato', 'leveringsdato',
   'dispatch', 'dispatched', 'departure', 'arrival', 'posted', 'expiration', 'fälligkeit', 'bestelldatum', 'auftragsdatum',
   'förfallodatum', 'forfaldsdato', 'forfallsdato', 'fälligkeitsdatum', 'eräpäivä', 'zeitraum', 'leistungszeitraum', 'abrechnungszeitraum',
+  // Installation, quote, warranty and accounting-period dates; Polish service, delivery and payment dates.
+  'installation', 'instalación', 'instalacion', 'installazione', 'instalação', 'installatie', 'montage', 'presupuesto', 'preventivo',
+  'orçamento', 'quote', 'warranty', 'garantía', 'garantia', 'garanzia', 'garantie', 'competência', 'wykonania', 'dostawy', 'płatności', 'platnosci',
 ]);
 
 /** Document-type cue words for classification: general vocabulary of each kind of document. */
@@ -171,7 +174,7 @@ export function tokenize(text: string): string[] {
   return text
     .toLowerCase()
     // "n." before a number, or ending a label, is the number sign of Italian and Spanish labels ("Fattura n. 45", "Fattura n.:").
-    .replace(/n°|nº|(?<![\p{L}\p{N}])n\.(?=\s?:?\s?\d|\s?:?\s*$)/gu, ' n° ')
+    .replace(/n\.?°|n\.?º|(?<![\p{L}\p{N}])n\.(?=\s?:?\s?\d|\s?:?\s*$)/gu, ' n° ')
     .split(/[^\p{L}\p{N}#°]+/u)
     .filter((t) => t !== '');
 }

@@ -41,6 +41,9 @@ export const GLUED_TAILS = [
 /** A name cut after its last legal-form word: "Keller GmbH & Co. KG Bahnhofstraße 80" -> "Keller GmbH & Co. KG". */
 export function cutAtLegalForm(text: string): string {
   const words = text.split(/\s+/);
-  for (let i = words.length; i > 0; i--) if (STRONG_FORM.test(` ${words[i - 1]}`) || WEAK_FORM.test(` ${words[i - 1]}`)) return words.slice(0, i).join(' ');
+  for (let i = words.length; i > 0; i--) if (isLegalFormWord(words[i - 1])) return words.slice(0, i).join(' ');
   return text;
 }
+
+/** One word that is a legal form: "GmbH", "Ltd.", "SAS". */
+export const isLegalFormWord = (word: string): boolean => STRONG_FORM.test(` ${word}`) || WEAK_FORM.test(` ${word}`);

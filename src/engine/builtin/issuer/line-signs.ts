@@ -28,7 +28,9 @@ const TOWN_POSTCODE6 = /\p{L}{3,}\s?[-–]?\s?\d{6}(?!\d)/u;
 
 /** A line that reads as part of an address: a house number first (also "Shop 16,", "Shop No. 22"), a postcode, or a street word. */
 export const addressLike = (text: string): boolean =>
-  /^\W*\d+\w?\b|^\W*(?:no|nr|lot|unit|shop|kiosk|stall|suite)\.?\s*(?:no\.?\s*)?\d|^\W*[A-Z]{0,3}\d[\w-]*,/i.test(text) ||
+  /^\W*\d+\w?\b|^\W*(?:no|nr|lot|plot|unit|shop|kiosk|stall|suite|flat|door|sector)\.?\s*(?:no\.?\s*)?\d|^\W*[A-Z]{0,3}\d[\w-]*,/i.test(text) ||
+  // OCR ran the house number, the street and its type together: "99BrunswickSt", "12HighRd".
+  /^\W*\d{1,4}\p{Lu}\p{Ll}{2,}\p{Lu}\p{Ll}{0,3}\.?(?:\s|,|$)/u.test(text) ||
   /(?<!#\s?)\b\d{4,5}\b/.test(text) ||
   POSTCODE.test(text) ||
   TOWN_POSTCODE6.test(text) ||

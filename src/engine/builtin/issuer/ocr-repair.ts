@@ -82,7 +82,15 @@ function fixCountryMark(text: string): string {
 
 /** A business name read by OCR with the spaces, letters and marks it lost put back where the evidence allows. */
 export function repairNameText(text: string): string {
-  return restoreSpacing(fixCountryMark(fixDigitsInWords(text, { name: true })));
+  return restoreSpacing(fixCountryMark(fixDigitsInWords(fixLowerLL(text), { name: true })));
+}
+
+/**
+ * "ll" alone is no word: OCR read a capital I as l, the Italian article before a name ("Hotel ll
+ * Girasole" -> "Hotel Il Girasole") or a roman two after one ("Louis ll" -> "Louis II").
+ */
+function fixLowerLL(text: string): string {
+  return text.replace(/(?<=\s)ll(?=\s|$)/g, (_, at: number) => (/^\s+\p{Lu}/u.test(text.slice(at + 2)) ? 'Il' : 'II'));
 }
 
 /** Digits OCR reads for the letters they resemble, and the letters they may stand for. */

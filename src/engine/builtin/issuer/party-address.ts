@@ -78,6 +78,9 @@ const UNIT_NUMBER = /^#[A-Z]?\d{1,3}-\d{1,4}[A-Z]?,?$/;
 /** The shop's number in its chain, under its address: "STORE 2281", "Filiale 0412". */
 const STORE_NUMBER = /^(?:store|filiale|branch|outlet|magasin|tienda|negozio|winkel)\s*(?:#|no\.?|nr\.?)?\s*\d+$/i;
 
+/** A shop's founding year under its name ("Since 1987", "Seit 1952", "Desde 1969", "Est. 2004"): a slogan, not its address. */
+const FOUNDED = /^\W*(?:since|est\.?|estd\.?|established|founded|seit|gegr\.?|gegründet|depuis|desde|dal|dall'|sinds|sedan|siden|od)\s*\d{4}\W*$/i;
+
 /** OCR read a row this unsurely (mean word confidence): it may be a misread address row. */
 const UNSURE_ROW = 70;
 
@@ -102,7 +105,7 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
     if (isJunk(text)) continue;
     if (out.length === 0) {
       // Before the address: the registration and tax numbers, a branch or licence line.
-      if (REGISTRATION_LINE.test(text) || bareNumber(text) || /^[\p{L} .]{2,15}:\s*[\w-]*\d[\w-]*$/u.test(text)) continue;
+      if (REGISTRATION_LINE.test(text) || FOUNDED.test(text) || bareNumber(text) || /^[\p{L} .]{2,15}:\s*[\w-]*\d[\w-]*$/u.test(text)) continue;
       if (findDates(text).length || PHONE.test(text)) {
         if (++skipped > 2) break;
         continue;

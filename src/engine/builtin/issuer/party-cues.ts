@@ -140,7 +140,7 @@ export function payeeOf(phraseText: string): { party: Party; inline: string | nu
  * capitalised ("… shopping with us" names nobody).
  */
 const SHOP_THANKS =
-  /(?:\bfor\s+(?:shopping|dining|visiting|choosing|staying)(?:\s+(?:at|with|in))?|\bwelcome\s+to|\bf(?:ü|ue)r\s+ihren\s+(?:einkauf|besuch)\s+(?:bei|im|in\s+der|in)|\bvotre\s+visite\s+(?:chez|à))\s+(?!(?:us|our|unser\w*|uns|nous|notre)\b)(\p{Lu}.*)$/iu;
+  /(?:\bfor\s+(?:shopping|dining|visiting|choosing|staying)(?:\s+(?:at|with|in))?|\bwelcome\s+to|\bf(?:ü|ue)r\s+ihren\s+(?:einkauf|besuch)\s+(?:bei|im|in\s+der|in)|\bvotre\s+visite\s+(?:chez|à))\s+(?!(?:(?:at|with|in)\s+)?(?:us|our|unser\w*|uns|nous|notre)\b)(\p{Lu}.*)$/iu;
 
 /**
  * A phrase thanking for (or welcoming to) a visit of the shop it names, and that name; the name may
@@ -163,9 +163,30 @@ const REMITTANCE_HEADING =
 /** Lines above a cue that a remittance heading may stand on. */
 const REMITTANCE_REACH = 4;
 
+/**
+ * Headings of two blocks side by side, sender then recipient, that are cues only as a pair: "From" and
+ * "To" (without colons), "Van"/"Aan", "Von"/"An", "Da"/"A", "De"/"Para", "Od"/"Do", "Från"/"Till".
+ */
+const PAIRED_HEADINGS: [string, string][] = [['from', 'to'], ['van', 'aan'], ['von', 'an'], ['de', 'à'], ['da', 'a'], ['de', 'para'], ['od', 'do'], ['från', 'till'], ['fra', 'til']];
+
+function pairedCues(line: Line): Cue[] {
+  const words = line.phrases.map((p) => p.text.trim().replace(/\s*:$/, '').toLowerCase());
+  for (const [from, to] of PAIRED_HEADINGS) {
+    const i = words.indexOf(from);
+    const j = words.indexOf(to, i + 1);
+    if (i >= 0 && j > i) return [{ party: 'seller', inline: null, line, phrase: line.phrases[i] }, { party: 'buyer', inline: null, line, phrase: line.phrases[j] }];
+  }
+  return [];
+}
+
 export function findCues(lines: Line[]): Cue[] {
   const out: Cue[] = [];
   for (const [i, line] of lines.entries()) {
+    const paired = pairedCues(line);
+    if (paired.length) {
+      out.push(...paired);
+      continue;
+    }
     for (const phrase of line.phrases) {
       const below = lines[i + 1]?.page === line.page && phrase === line.phrases.at(-1) ? lines[i + 1].text : '';
       let c = cueOf(phrase.text) ?? payeeOf(phrase.text) ?? shopThanksOf(phrase.text, below);

@@ -5,7 +5,7 @@
 import type { Line, Phrase } from '../../layout/lines.js';
 import { isMark, readByOcr } from '../../layout/lines.js';
 import type { Candidate } from '../label-candidates.js';
-import { cleanName, cuedCandidates, givenNameAlone, issuerCandidates, joinNameAbove, joinNameBelow, nameEvidence, recipientWindow, senderLineAddress, type NameCandidate } from '../letterhead.js';
+import { addressedPerson, cleanName, cuedCandidates, givenNameAlone, issuerCandidates, joinNameAbove, joinNameBelow, nameEvidence, recipientWindow, senderLineAddress, type NameCandidate } from '../letterhead.js';
 import { cutAtLegalForm, hasLegalForm, withoutLegalForm } from './legal-forms.js';
 import { restoreSpacing } from './ocr-repair.js';
 import { blockOf, findCues, labelNamesParty, type Cue, type PartyAsk } from './party-cues.js';
@@ -102,7 +102,9 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
   }
   // The buyer's and ship-to blocks, with their cue lines, and an address window are not the seller's name.
   const buyerZone = new Set<Phrase>(recipientWindow(first));
-  for (const c of cues.filter((c) => c.party !== 'seller')) {
+  // A person addressed by a form of address ("Sr. Rui Gonçalves", "Herrn Max Muster") heads the buyer's block as a cue would.
+  const addressees: Cue[] = first.flatMap((line) => line.phrases.filter((phrase) => addressedPerson(phrase.text)).map((phrase) => ({ party: 'buyer' as const, inline: null, line, phrase })));
+  for (const c of [...cues.filter((c) => c.party !== 'seller'), ...addressees]) {
     buyerZone.add(c.phrase);
     for (const b of blockOf(lines, c)) b.phrases.forEach((p) => buyerZone.add(p));
   }
