@@ -132,3 +132,10 @@ test('a letter that closes in the manner of its country is a letter, whatever in
   const letter = ['Atelier Brunel SARL', '12 rue des Lilas', '69003 Lyon', 'Lyon, le 4 avril 2024', 'Objet : votre contrat d’entretien', 'Madame, Monsieur,', 'Votre contrat arrive à échéance le 30 mai 2024. Le montant annuel s’élève à 1 800,00 € HT.', 'Une facture vous sera adressée à la signature.', 'Nous vous prions d’agréer l’expression de nos salutations distinguées.', 'Claire Brunel', 'SIRET 812 345 678 00012 - TVA FR12812345678'];
   assert.equal(classifyPages({ pages: [makePage(letter)], classes: THREE }).label, 'other');
 });
+
+test('a statement and a payment reminder are other papers; a subject line naming an invoice titles none', () => {
+  const statement = ['Thistle Bank Business Current Account', 'Statement', 'HARROWGATE PRINT LTD    Statement period 01 Mar 2024 to 31 Mar 2024', 'Account number 20417733', 'IBAN GB12 THBK 8344 1220 4177 33', 'Opening balance £15,432.77', '04 Mar Card payment Office supplies 82.40', '06 Mar Invoice 5521 paid in 1,200.00', 'VAT refund 310.00', 'Closing balance £3,561.82'];
+  assert.equal(classifyPages({ pages: [makePage(statement)], classes: THREE }).label, 'other');
+  const reminder = ['Imprimerie Vasseur SARL', '59800 Lille', 'Lille, le 18 novembre 2024', 'Objet : Relance - facture n° FV-2024-0877 restée impayée', 'Madame, Monsieur,', 'Sauf erreur de notre part, la facture n° FV-2024-0877 du 2 octobre 2024, échue le 1er novembre, reste impayée.', 'Montant TTC : 1 284,00 €', 'IBAN FR76 3000 4000 0312 3456 7890 143', 'Nous vous prions d’agréer nos salutations distinguées.', 'SIRET 812 345 678 00012 - TVA FR12812345678'];
+  assert.equal(classifyPages({ pages: [makePage(reminder)], classes: THREE }).label, 'other');
+});

@@ -32,6 +32,11 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
     'lettera di vettura', 'vrachtbrief', 'shipping manifest',
   ],
   'bank statement': ['bank statement', 'kontoauszug', 'releve bancaire', 'releve de compte', 'extracto bancario', 'estratto conto', 'rekeningafschrift', 'bankafschrift'],
+  statement: ['statement', 'account statement', 'statement of account', 'kontoubersicht', 'releve', 'estado de cuenta', 'rekeningoverzicht', 'kontoutdrag'],
+  'payment reminder': [
+    'reminder', 'payment reminder', 'zahlungserinnerung', 'mahnung', 'relance', 'rappel', 'recordatorio de pago', 'sollecito', 'herinnering',
+    'betalingsherinnering', 'aanmaning', 'betalningspaminnelse', 'paminnelse', 'betalingspamindelse', 'maksumuistutus', 'wezwanie do zaplaty',
+  ],
   timesheet: ['timesheet', 'time sheet', 'stundenzettel', 'stundennachweis', 'arbeitszeitnachweis', 'feuille de temps', 'hoja de horas', 'urenstaat'],
   'expense report': ['expense report', 'expense claim', 'note de frais', 'nota spese', 'informe de gastos'],
   contract: ['agreement', 'contract', 'vertrag', 'contrat', 'contrato', 'contratto', 'overeenkomst', 'avtal', 'kontrakt'],
@@ -75,6 +80,8 @@ const TITLES = Object.entries(DOCUMENT_TITLES).flatMap(([kind, titles]) => title
  */
 function titledIn(text: string, prominent: boolean, whole = false): string[] {
   const kinds: string[] = [];
+  // A subject line ("Objet : Relance - facture n° FV-2024-0877") names the papers it is about: it titles none.
+  if (REFERENCE.has(foldTokens(text)[0] ?? '')) return kinds;
   // "STRAIGHT BILL OF LADING – SHORT FORM", "Minutes – Finance Committee": the title is one side of a dash.
   for (const part of text.split(/\s[–—-]\s/)) {
     const tokens = foldTokens(part);
@@ -116,8 +123,9 @@ export function documentKinds(lines: Line[]): Set<string> {
     l.phrases.forEach((p, k) => {
       // A letter-spaced title read as phrases of a word each ("BON | DE | LIVRAISON"): the phrase with the
       // rest of its line; a title wrapped over two lines ("COMMERCIAL CREDIT" / "APPLICATION"): with the
-      // phrase under it at its left edge. The longest reading that titles a kind counts.
-      const under = top[i + 1]?.phrases.find((q) => Math.abs(q.x0 - p.x0) < l.height && top[i + 1].y0 - l.y1 < l.height);
+      // phrase under it at its left edge (not under a line with figures: a place and date over a subject
+      // line is no title). The longest reading that titles a kind counts.
+      const under = /\d/.test(p.text) ? undefined : top[i + 1]?.phrases.find((q) => Math.abs(q.x0 - p.x0) < l.height && top[i + 1].y0 - l.y1 < l.height);
       const rest = l.phrases.slice(k).map((q) => q.text).join(' ');
       const prominent = Math.max(...p.words.map((w) => w.y1 - w.y0)) >= 1.2 * medianHeight;
       const last = k === l.phrases.length - 1;
