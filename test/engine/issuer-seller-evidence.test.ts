@@ -231,3 +231,29 @@ test('a name run into its legal mention gives its legal form once ("Lumivert Sol
   const p = page(['lumivert', 'Facture FA-2024-00318', ...items(14), [[50, 'Lumivert Solutions SAS'], [190, 'SAS au capital de 50 000 €']], [[50, '14 rue des Tanneurs'], [190, 'RCS Lyon 901 223 447']]]);
   assert.equal(read(p), 'Lumivert Solutions SAS');
 });
+
+test('a cue OCR read without its umlaut still heads the buyer; the company over an attention line is the addressee', () => {
+  const scan = (lines: FixtureLine[]) => {
+    const p = page(lines, [0], 1.4);
+    for (const w of p.words) w.conf = 90;
+    return { ...p, source: 'ocr' as const };
+  };
+  const cue = scan([
+    [[64, 'WESERLAND']],
+    [[320, 'Rechnungsempfanger']],
+    [[64, 'Weserland Logistik GmbH'], [320, 'Rheinauer Feinkost GmbH']],
+    [[64, 'Am Holzhafen 12'], [320, 'Rheinauhafen 5']],
+    [[64, '28217 Bremen'], [320, '68219 Mannheim']],
+    ...items(3),
+  ]);
+  assert.equal(read(cue), 'Weserland Logistik GmbH');
+  const attention = scan([
+    [[64, 'Weserland Logistik']],
+    [[64, 'Am Holzhafen 12'], [320, 'Rheinauer Feinkost GmbH']],
+    [[64, '28217 Bremen'], [320, 'z. Hd. Frau Petra Lindner']],
+    [[64, 'Tel. 0421 555 690-0'], [320, 'Rheinauhafen 5']],
+    [[64, 'USt-IdNr. DE281334907'], [320, '68219 Mannheim']],
+    ...items(3),
+  ]);
+  assert.equal(read(attention), 'Weserland Logistik');
+});

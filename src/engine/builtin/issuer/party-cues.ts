@@ -84,8 +84,11 @@ const CUES: Record<Party, string[]> = {
 /** Words too common to be a cue without a colon after them ("from 1 May", "to be paid"). */
 const COLON_ONLY = new Set(['from', 'to', 'client', 'customer']);
 
+/** A cue as printed and without its accents and umlauts, as OCR often reads them ("Rechnungsempfanger"). */
+const spellings = (cue: string): string[] => [...new Set([cue, cue.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')])];
+
 const CUE_PATTERNS = (Object.entries(CUES) as [Party, string[]][]).flatMap(([party, cues]) =>
-  cues.map((cue) => ({
+  cues.flatMap(spellings).map((cue) => ({
     party,
     single: !cue.includes(' '),
     colonOnly: COLON_ONLY.has(cue),

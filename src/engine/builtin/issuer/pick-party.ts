@@ -5,12 +5,14 @@
 import type { Line, Phrase } from '../../layout/lines.js';
 import { isMark, readByOcr } from '../../layout/lines.js';
 import type { Candidate } from '../label-candidates.js';
-import { addressedPerson, cleanName, cuedCandidates, givenNameAlone, issuerCandidates, joinNameAbove, joinNameBelow, nameEvidence, recipientWindow, senderLineAddress, type NameCandidate } from '../letterhead.js';
+import { addressedPerson, ATTENTION, cleanName, cuedCandidates, givenNameAlone, issuerCandidates, joinNameAbove, joinNameBelow, nameEvidence, recipientWindow, senderLineAddress, type NameCandidate } from '../letterhead.js';
 import { cutAtLegalForm, hasLegalForm, withoutLegalForm } from './legal-forms.js';
 import { restoreSpacing } from './ocr-repair.js';
 import { blockOf, findCues, labelNamesParty, type Cue, type PartyAsk } from './party-cues.js';
 import { readAddress, rowsUnder, type PartyAddress } from './party-address.js';
 
+/** An amount with cents: a row of items or totals. */
+const PRICE = /\d[.,]\d{2}(?!\d)/;
 /** Lines at the top of a page that may head its letterhead. */
 const LETTERHEAD_LINES = 6;
 
@@ -106,7 +108,16 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
   const addressees: Cue[] = first.flatMap((line) => line.phrases.filter((phrase) => addressedPerson(phrase.text)).map((phrase) => ({ party: 'buyer' as const, inline: null, line, phrase })));
   for (const c of [...cues.filter((c) => c.party !== 'seller'), ...addressees]) {
     buyerZone.add(c.phrase);
-    for (const b of blockOf(lines, c)) b.phrases.forEach((p) => buyerZone.add(p));
+    for (const b of blockOf(lines, c)) {
+      // A person's block is a name and an address: the first row with a price is an item, and what follows is no longer theirs.
+      if (addressees.includes(c) && PRICE.test(b.line.text)) break;
+      b.phrases.forEach((p) => buyerZone.add(p));
+    }
+    // An attention line stands under the name of the company it is addressed to ("ACME GmbH" / "z. Hd. Frau Roe").
+    if (ATTENTION.test(c.phrase.text)) {
+      const above = first.find((l) => l.index === c.line.index - 1)?.phrases.find((p) => Math.abs(p.x0 - c.phrase.x0) < 2 * c.line.height);
+      if (above) buyerZone.add(above);
+    }
   }
   // The buyer's name printed again elsewhere (over its address at the top, as "Subscriber: ...") is still the buyer's.
   const buyerNames = new Set(cuedCandidates(lines, cues.filter((c) => c.party !== 'seller')).map((c) => fold(c.text)));
@@ -131,7 +142,9 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
     buyerNames.has(fold(c.text)) ? { ...c, score: c.score - 0.9 } : repeated(c) || legalElsewhere(c) ? { ...c, score: c.score + 0.3 } : c,
   );
   const b = best(scored);
-  return b && { name: joinNameBelow(lines, joinNameAbove(lines, legalLineUnder(b.top, scored))), margin: b.margin };
+  // The legal name under a brand is not one that takes in the buyer's block beside it.
+  const clear = scored.filter((c) => !c.line.phrases.some((p) => buyerZone.has(p) && p.x0 < c.x1 && p.x1 > c.x0));
+  return b && { name: joinNameBelow(lines, joinNameAbove(lines, legalLineUnder(b.top, clear))), margin: b.margin };
 }
 
 /** A form of address alone on its line over the name ("Herrn", "Frau", "Firma", "Madame", "Spett.le"). */
