@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import type { FieldDefinition } from '../../src/api/types.js';
 import { extractFields } from '../../src/engine/builtin/extract-fields.js';
 import { findDates } from '../../src/engine/builtin/parse-date.js';
+import { fieldTerms } from '../../src/engine/builtin/field-terms.js';
+import { typedValue } from '../../src/engine/builtin/typed-value.js';
 import { makePage, type FixtureLine } from './page-fixture.js';
 import type { PageText } from '../../src/engine/types.js';
 
@@ -307,4 +309,10 @@ test('the sum to pay after a discount under the value of the services', () => {
     [PARTS[0]],
   );
   assert.equal(data.total, 4380);
+});
+
+test('a sum of money is no invoice number, though a label with the word for invoice stands before it', () => {
+  const terms = fieldTerms(NUMBER_AND_DATE[0]);
+  for (const money of ['3.608,22', '1,066.07', '12.50', "1'234.56"]) assert.equal(typedValue(money, terms, { monthFirst: false }), null, money);
+  for (const id of ['GA-24/0763', '2024.001', 'RE-20201121/508']) assert.deepEqual(typedValue(id, terms, { monthFirst: false }), { kind: 'text', value: id }, id);
 });

@@ -42,6 +42,9 @@ const isDateToken = (x: string): boolean => findDates(x).some((d) => !/[\p{L}\p{
 const isSeriesCode = (x: string): boolean => /^\p{Lu}{1,4}$/u.test(x) && !synonymsOf('number').has(x.toLowerCase()) && !synonymsOf('invoice').has(x.toLowerCase());
 
 /** Text cleaned of label punctuation; for identifiers, the first token that holds a digit, with its series code. */
+/** An amount as money is printed: cents, and the thousands grouped ("3.608,22", "1,066.07", "12.50"). */
+const MONEY = /^[-+]?\d{1,3}(?:[.,' ]\d{3})*[.,]\d{2}$/;
+
 export function cleanText(text: string, terms: FieldTerms): string | null {
   const t = text.replace(LEADING_PUNCT, '').replace(TRAILING_PUNCT, '').trim();
   if (t === '') return null;
@@ -54,7 +57,8 @@ export function cleanText(text: string, terms: FieldTerms): string | null {
     // Document numbers carry digits; a word without any is a neighbouring label, not the number.
     if (at < 0) return null;
     const number = tokens[at].replace(LEADING_PUNCT, '').replace(TRAILING_PUNCT, '');
-    if (!number) return null;
+    // A sum of money is no document number ("TOTAL FACTURA 3.608,22").
+    if (!number || MONEY.test(number)) return null;
     // A long number printed in groups of digits ("1002 3887 7412", "3318 4471 09"), as utilities print account and bill numbers.
     const groups = [number];
     while (/^\d{2,5}$/.test(number) && /^\d{2,4}$/.test(tokens[at + groups.length] ?? '')) groups.push(tokens[at + groups.length]);
