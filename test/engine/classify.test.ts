@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { documentKinds } from '../../src/engine/builtin/document-title.js';
+import { documentLines } from '../../src/engine/layout/lines.js';
 import { classifyPages } from '../../src/engine/builtin/classify.js';
 import { makePage } from './page-fixture.js';
 
@@ -133,9 +135,12 @@ test('a letter that closes in the manner of its country is a letter, whatever in
   assert.equal(classifyPages({ pages: [makePage(letter)], classes: THREE }).label, 'other');
 });
 
-test('a statement and a payment reminder are other papers; a subject line naming an invoice titles none', () => {
+test('a statement, a payment reminder and an agenda are other papers; a subject line naming an invoice titles none', () => {
   const statement = ['Thistle Bank Business Current Account', 'Statement', 'HARROWGATE PRINT LTD    Statement period 01 Mar 2024 to 31 Mar 2024', 'Account number 20417733', 'IBAN GB12 THBK 8344 1220 4177 33', 'Opening balance £15,432.77', '04 Mar Card payment Office supplies 82.40', '06 Mar Invoice 5521 paid in 1,200.00', 'VAT refund 310.00', 'Closing balance £3,561.82'];
   assert.equal(classifyPages({ pages: [makePage(statement)], classes: THREE }).label, 'other');
   const reminder = ['Imprimerie Vasseur SARL', '59800 Lille', 'Lille, le 18 novembre 2024', 'Objet : Relance - facture n° FV-2024-0877 restée impayée', 'Madame, Monsieur,', 'Sauf erreur de notre part, la facture n° FV-2024-0877 du 2 octobre 2024, échue le 1er novembre, reste impayée.', 'Montant TTC : 1 284,00 €', 'IBAN FR76 3000 4000 0312 3456 7890 143', 'Nous vous prions d’agréer nos salutations distinguées.', 'SIRET 812 345 678 00012 - TVA FR12812345678'];
   assert.equal(classifyPages({ pages: [makePage(reminder)], classes: THREE }).label, 'other');
+  const agenda = ['Harbor Point Community Association', 'Board of Directors - REGULAR MEETING AGENDA', 'Date: Tuesday, October 15, 2024 | Time: 6:30 PM', '6:30 PM 1. Call to order', "6:40 PM 3. Treasurer's report: reserve fund balance ($412,880)", '7:25 PM 5. New business: assessment of $285/quarter', '8:35 PM 9. Adjournment'];
+  assert.ok(documentKinds(documentLines([makePage(agenda)], { detectLayout: true })).has('agenda'));
+  assert.equal(classifyPages({ pages: [makePage(agenda)], classes: THREE }).label, 'other');
 });

@@ -41,6 +41,7 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
   'expense report': ['expense report', 'expense claim', 'note de frais', 'nota spese', 'informe de gastos'],
   contract: ['agreement', 'contract', 'vertrag', 'contrat', 'contrato', 'contratto', 'overeenkomst', 'avtal', 'kontrakt'],
   minutes: ['minutes', 'protokoll', 'proces verbal', 'compte rendu', 'acta', 'verbale', 'notulen'],
+  agenda: ['agenda', 'tagesordnung', 'ordre du jour', 'orden del dia', 'ordine del giorno', 'dagorde', 'dagordning'],
   itinerary: ['itinerary', 'reiseplan', 'reiseverlauf', 'itineraire', 'itinerario', 'reisschema'],
   'boarding pass': ['boarding pass', 'bordkarte', 'carte d embarquement', 'tarjeta de embarque', 'carta d imbarco', 'instapkaart'],
   payslip: ['payslip', 'pay slip', 'pay stub', 'earnings statement', 'gehaltsabrechnung', 'lohnabrechnung', 'bulletin de paie', 'bulletin de salaire', 'nomina', 'busta paga', 'loonstrook'],
