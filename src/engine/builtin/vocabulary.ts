@@ -146,7 +146,8 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     // Receipts in Italian, Spanish, French and Dutch, and receipts for money received.
     'documento commerciale', 'scontrino', 'importo pagato', 'pagamento elettronico', 'contanti', 'resto', 'totale complessivo', 'grazie',
     'arrivederci', 'factura simplificada', 'efectivo', 'cambio', 'gracias', 'tarjeta', 'ticket de caisse', 'carte bancaire', 'sans contact',
-    'a bientot', 'kassabon', 'pinbetaling', 'contant', 'wisselgeld', 'bedankt', 'tot ziens', 'betaald', 'dankend erhalten', 'received with thanks',
+    'a bientot', 'kassabon', 'pinbetaling', 'contant', 'wisselgeld', 'bedankt', 'tot ziens', 'betaald', 'bonnr', 'kassier', 'akkoord',
+    'tot de volgende keer', 'dankend erhalten', 'received with thanks',
     'amount received', 'received from',
     // How it was paid, and what tills print around it.
     // Portuguese and Polish tills, Swiss payment apps.
