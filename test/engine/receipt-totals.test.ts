@@ -112,3 +112,17 @@ test('a card slip\'s total after the tip ("+ Tip" / "= Total") is what was paid;
 test('a net amount after a discount under the gross is what was paid', () => {
   assert.equal(total(['CITY MEDICALS', 'CASH MEMO', row('ANTACID TAB 15S 1', '30.49'), row('Gross Amt', '368.35'), row('Less Disc 10%', '36.84'), row('Round Off', '0.49'), row('NET AMOUNT', '332.00'), 'Get well soon']), 332);
 });
+
+test('totals in rand, pesos and złoty glued to their amounts, a tax class glued after, a masked card number, a pump\'s pre-authorisation', () => {
+  assert.equal(total(['Pump 08 Petrol 434.09', 'Biltong 80g 73.99', 'TOTAL R508.08', 'SnapScan 508.08', 'Tank limit authorised 1,500.00']), 508.08);
+  assert.equal(total(['SUBTOTAL 2,149.46', 'Suki card discount 3% -64.48', 'TOTAL AMOUNT DUE P2,084.98', 'GCash 2,084.98']), 2084.98);
+  assert.equal(total(['ON Diesel 130,54A', 'PTU A 23,00% 24,41', 'RAZEM 130,54zł', 'Karta płatnicza ****4204 130,54', 'Blokada środków 300,00']), 130.54);
+  assert.equal(total(['Super 95 66,87 A', 'SUMME EUR 66,87', 'Bankomatkarte ****4329 66,87', 'Reservierter Betrag 200,00', 'A 20% 55,72 11,15 66,87']), 66.87);
+});
+
+test('the total in Polish, Czech, Indonesian and Filipino words (suma, celkem, jumlah, kabuuan)', () => {
+  assert.equal(total(['Chleb 5,49', 'Masło 11,99', 'SUMA PTU 12,52', 'SUMA PLN 160,09', 'Gotówka 200,00', 'Reszta 39,91']), 160.09);
+  assert.equal(total(['Kniha 1 x 560,00', 'CELKEM 560,00 Kč', 'Hotově 1 000,00', 'Vráceno 440,00']), 560);
+  assert.equal(total(['Kopi susu 2 x 28.000 56.000', 'Subtotal 96.000', 'PPN 11% 10.560', 'Service 5.240', 'JUMLAH Rp 111.800', 'TUNAI Rp 150.000', 'KEMBALI Rp 38.200']), 111800);
+  assert.equal(total(['Pandesal 10 x 5.00 50.00', 'KABUUAN 450.00', 'CASH 500.00', 'SUKLI 50.00']), 450);
+});

@@ -11,12 +11,14 @@ export interface AmountMatch {
   decimals: boolean;
 }
 
-const CURRENCY = String.raw`(?:[$€£¥₹]|RM|USD|EUR|GBP|CHF|INR|MYR|CAD|AUD|SGD|JPY|Rs\s?\.?|EUR)`;
+// Rand (R508.08), rupiah, złoty (also read "zl" or "z"), koruna, forint and the Nordic kronor besides.
+const CURRENCY = String.raw`(?:[$€£¥₹₱฿]|RM|USD|EUR|GBP|CHF|INR|MYR|CAD|AUD|SGD|JPY|MXN|ZAR|PLN|CZK|IDR|THB|PHP|SEK|NOK|DKK|HUF|Rs\s?\.?|Rp\.?|R(?=\s?\d)|P(?=\d{1,3}(?:,\d{3})*\.\d{2}(?!\d))|zł|zl|z(?![\p{L}])|Kč|Kc|Ft|kr)`;
 // A number: digits with optional grouping (Indian lakh grouping too: 1,28,041.00), then an optional
 // 1-4 digit decimal part.
 const NUMBER = String.raw`\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d{1,3}(?:[,. '\u00a0\u202f]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?`;
 const AMOUNT_RE = new RegExp(
-  String.raw`(?<![\w.,])(\()?\s?(-|−)?\s?(${CURRENCY})?\s?(-|−)?\s?(${NUMBER})(?![\w]|[.,]\d)\s?(${CURRENCY})?(?![A-Za-z])(\))?(-|\s?CR\b)?`,
+  // Not digits after a masked card number (****4204); a tax class may follow glued (130,54A).
+  String.raw`(?<![\w.,*#])(\()?\s?(-|−)?\s?(${CURRENCY})?\s?(-|−)?\s?(${NUMBER})(?=${CURRENCY}|(?![0-9_a-z]|[A-Z]\w|[.,]\d))\s?(${CURRENCY})?(?![A-Za-z]{2}|[a-z])(\))?(-|\s?CR\b)?`,
   'gu',
 );
 

@@ -15,8 +15,8 @@ const SYNONYM_GROUPS: string[][] = [
     'totale', 'totaal', 'importe', 'importo', 'bedrag', 'valor', 'montante', 'totalt', 'summa', 'belopp', 'beløb', 'beløp',
     // "to pay": zu zahlen, net à payer, te betalen, att betala, a pagar, da pagare.
     'zahlen', 'payer', 'betalen', 'betala', 'betale', 'pagar', 'pagare',
-    // Finnish and Polish: yhteensä, maksettava, razem, do zapłaty.
-    'yhteensä', 'maksettava', 'razem', 'zapłaty', 'zaplaty',
+    // Finnish and Polish: yhteensä, maksettava, razem, suma, do zapłaty; Czech celkem, Malay/Indonesian jumlah, Filipino kabuuan.
+    'yhteensä', 'maksettava', 'razem', 'suma', 'zapłaty', 'zaplaty', 'celkem', 'jumlah', 'kabuuan',
     // Danish and Norwegian "I alt" (in all).
     'i alt',
     // What a ticket costs: fare, Fahrpreis, Parkgebühr.
@@ -71,6 +71,8 @@ export const PARTIAL_TOTAL_WORDS = new Set([
   'ohne', 'without', 'sans', 'exkl', 'positionssumme', 'warenwert', 'steuer', 'steuerbetrag', 'abschläge', 'zuschläge',
   'imponible', 'imponibile', 'subtotaal', 'subtotale', 'iva', 'btw', 'moms', 'ilíquido', 'iliquido', 'sin', 'senza', 'excl.', 'exento',
   'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess',
+  // A card's pre-authorisation at a pump (reserviert, blokada środków, tank limit): held, not paid.
+  'reserviert', 'reservierter', 'reservierung', 'blokada', 'preauth', 'preauthorisation', 'preauthorization', 'limit', 'hold',
 ]);
 
 /** Words of a label that name the net amount, before tax: a part of the total a field may ask for. */
