@@ -144,5 +144,8 @@ test('a statement, a payment reminder and an agenda are other papers; a subject 
   assert.equal(classifyPages({ pages: [makePage(reminder)], classes: THREE }).label, 'other');
   const agenda = ['Harbor Point Community Association', 'Board of Directors - REGULAR MEETING AGENDA', 'Date: Tuesday, October 15, 2024 | Time: 6:30 PM', '6:30 PM 1. Call to order', "6:40 PM 3. Treasurer's report: reserve fund balance ($412,880)", '7:25 PM 5. New business: assessment of $285/quarter', '8:35 PM 9. Adjournment'];
   assert.ok(documentKinds(documentLines([makePage(agenda)], { detectLayout: true })).has('agenda'));
+  for (const [title, kind] of [['AUFTRAGSBESTÄTIGUNG Nr. 40221', 'order confirmation'], ['TECHNICAL DATA SHEET', 'data sheet'], ['CUSTOMS DECLARATION CN23', 'customs declaration']]) {
+    assert.ok(documentKinds(documentLines([makePage(['Rheintal Armaturen GmbH', title, 'Menge 12 Stk.'])], { detectLayout: true })).has(kind), title);
+  }
   assert.equal(classifyPages({ pages: [makePage(agenda)], classes: THREE }).label, 'other');
 });

@@ -313,6 +313,6 @@ test('the sum to pay after a discount under the value of the services', () => {
 
 test('a sum of money is no invoice number, though a label with the word for invoice stands before it', () => {
   const terms = fieldTerms(NUMBER_AND_DATE[0]);
-  for (const money of ['3.608,22', '1,066.07', '12.50', "1'234.56"]) assert.equal(typedValue(money, terms, { monthFirst: false }), null, money);
+  for (const money of ['3.608,22', '1,066.07', '12.50', "1'234.56", '$14,730.00', 'EUR 1.204,00']) assert.equal(typedValue(money, terms, { monthFirst: false }), null, money);
   for (const id of ['GA-24/0763', '2024.001', 'RE-20201121/508']) assert.deepEqual(typedValue(id, terms, { monthFirst: false }), { kind: 'text', value: id }, id);
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { FieldDefinition } from '../../src/api/types.js';
 import { extractFields } from '../../src/engine/builtin/extract-fields.js';
 import { registeredName } from '../../src/engine/builtin/issuer/legal-register.js';
-import { nameEvidence } from '../../src/engine/builtin/letterhead.js';
+import { cleanName, nameEvidence } from '../../src/engine/builtin/letterhead.js';
 import { cueOf, payeeOf } from '../../src/engine/builtin/issuer/party-cues.js';
 import { documentLines } from '../../src/engine/layout/lines.js';
 import type { PageText } from '../../src/engine/types.js';
@@ -256,4 +256,12 @@ test('a cue OCR read without its umlaut still heads the buyer; the company over 
     ...items(3),
   ]);
   assert.equal(read(attention), 'Weserland Logistik');
+});
+
+test('a long legal name of nine words is a name; a digital seal is none; a column heading in other languages is none', () => {
+  const mx = page(['Servicios Logísticos del Bajío S. de R.L. de C.V.', 'RFC SLB120904HT2 · Blvd. Aeropuerto 3120, León, Gto. C.P. 37545', 'Cliente', 'Calzado Fino Santa Rita S.A. de C.V.', ...items(3)]);
+  assert.equal(read(mx), 'Servicios Logísticos del Bajío S. de R.L. de C.V.');
+  assert.equal(cleanName('AD+shZdPjuQJwhMXSiS+P4MJJSjwE6jnr9n60CLWbBFxXbd8tsVWII6UMoVCr6j0p6Hhp5', false), null);
+  const [name, ...headings] = documentLines([makePage(['Calzado Fino', 'Descripción', 'Beschreibung', 'Omschrijving'])], { detectLayout: true });
+  for (const h of headings) assert.ok(nameEvidence(h.text, h) < nameEvidence(name.text, name) - 0.3, h.text);
 });

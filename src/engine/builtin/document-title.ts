@@ -41,6 +41,13 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
   'expense report': ['expense report', 'expense claim', 'note de frais', 'nota spese', 'informe de gastos'],
   contract: ['agreement', 'contract', 'vertrag', 'contrat', 'contrato', 'contratto', 'overeenkomst', 'avtal', 'kontrakt'],
   minutes: ['minutes', 'protokoll', 'proces verbal', 'compte rendu', 'acta', 'verbale', 'notulen'],
+  'order confirmation': [
+    'order confirmation', 'confirmation of order', 'sales order', 'auftragsbestaetigung', 'bestellbestaetigung', 'confirmation de commande',
+    'accuse de reception de commande', 'confirmacion de pedido', 'conferma d ordine', 'orderbevestiging', 'ordrebekraeftelse', 'orderbekraftelse',
+  ],
+  'customs declaration': ['customs declaration', 'zollanmeldung', 'zollinhaltserklaerung', 'declaration en douane', 'declaracion de aduana', 'dichiarazione doganale', 'douaneaangifte'],
+  'data sheet': ['data sheet', 'datasheet', 'product data sheet', 'spec sheet', 'specification sheet', 'datenblatt', 'fiche technique', 'ficha tecnica', 'scheda tecnica'],
+  'shipping label': ['shipping label', 'shipping labels', 'address label', 'versandetikett', 'etiquette d expedition'],
   agenda: ['agenda', 'tagesordnung', 'ordre du jour', 'orden del dia', 'ordine del giorno', 'dagorde', 'dagordning'],
   itinerary: ['itinerary', 'reiseplan', 'reiseverlauf', 'itineraire', 'itinerario', 'reisschema'],
   'boarding pass': ['boarding pass', 'bordkarte', 'carte d embarquement', 'tarjeta de embarque', 'carta d imbarco', 'instapkaart'],

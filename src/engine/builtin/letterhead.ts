@@ -34,7 +34,8 @@ const SENTENCE_WORD =
 /** Words of the document's labels (totals, numbers, dates, payment), also in other languages. */
 const LABEL_WORDS = new Set([...['number', 'date', 'total', 'quantity', 'price', 'tax', 'phone', 'order', 'currency', 'customer'].flatMap((w) => [...synonymsOf(w)]), 'cash', 'card', 'change', 'payment', 'booking', 'subtotal', 'guest', 'room', 'account']);
 /** Section headings and table column words: "Hotel Details", "Payment Information". */
-const HEADING_WORD = /\b(details|summ?ary|information|description|overview|terms|conditions|remarks|notes|particulars|bank|payment|billing|shipping|contact)\b/i;
+const HEADING_WORD =
+  /(?<![\p{L}])(details|summ?ary|information|description|overview|terms|conditions|remarks|notes|particulars|bank|payment|billing|shipping|contact|descripción|descripcion|descrizione|beschreibung|bezeichnung|omschrijving|désignation|designation|descrição|descricao|concepto)(?![\p{L}])/iu;
 const DOC_TYPE_WORD =
   /^(tax\s+)?(invoice|rechnung|facture|factura|fattura|fatura|factuur|faktura|receipt|quittung|bill|credit note|gutschrift)\b[\s:]*|[\s:]*\b(tax\s+)?(invoice|rechnung|facture|factura|fattura|fatura|factuur|faktura|receipt|quittung)$/gi;
 const SENDER_SEPARATOR = /\s+[-–·•●|]\s+|\s*[·•●|]\s*/;
@@ -177,7 +178,10 @@ export function cleanName(raw: string, ocr: boolean, minLetters = 4): string | n
     .replace(/(?<=\p{Ll}{4})\.$/u, '')
     .trim();
   const letters = (text.match(/\p{L}/gu) ?? []).length;
-  if (letters < minLetters || letterRatio(text) < 0.6 || text.split(/\s+/).length > 8 || formAlone(text)) return null;
+  // A digital seal or hash (a Mexican CFDI's sello, base64): one long run of letters of both cases and digits.
+  if (/(?=[A-Za-z0-9+/=]*\d)(?=[A-Za-z0-9+/=]*[a-z])(?=[A-Za-z0-9+/=]*[A-Z])[A-Za-z0-9+/=]{20,}/.test(text)) return null;
+  // Up to ten words: "Servicios Logísticos del Bajío S. de R.L. de C.V." has nine.
+  if (letters < minLetters || letterRatio(text) < 0.6 || text.split(/\s+/).length > 10 || formAlone(text)) return null;
   return ocr ? repairNameText(text) : text;
 }
 

@@ -43,7 +43,7 @@ const isSeriesCode = (x: string): boolean => /^\p{Lu}{1,4}$/u.test(x) && !synony
 
 /** Text cleaned of label punctuation; for identifiers, the first token that holds a digit, with its series code. */
 /** An amount as money is printed: cents, and the thousands grouped ("3.608,22", "1,066.07", "12.50"). */
-const MONEY = /^[-+]?\d{1,3}(?:[.,' ]\d{3})*[.,]\d{2}$/;
+const MONEY = /^[-+]?(?:[$€£¥₹]|[A-Z]{3}\s?)?\d{1,3}(?:[.,' ]\d{3})*[.,]\d{2}$/;
 
 export function cleanText(text: string, terms: FieldTerms): string | null {
   const t = text.replace(LEADING_PUNCT, '').replace(TRAILING_PUNCT, '').trim();
