@@ -125,3 +125,13 @@ test('a founding year under the name is no address line; a house number run into
 test('OCR\'s "ll" alone is the capital I it misread: "Hotel ll Girasole" is "Hotel Il Girasole"', () => {
   assert.equal(read(['Hotel ll Girasole', 'Via Po 15', '10124 Torino (TO)', 'TOTALE 45,70']).company, 'Hotel Il Girasole');
 });
+
+test('addresses of more countries: an Eircode and its county, a Portuguese or Polish postcode under a street, ul., Soi, Brgy.', () => {
+  const irish = read(['THE HARBOURVIEW HOTEL', 'Lighthouse Bar', 'Strand Road', 'Kinsale Co. Cork P17 XK23', '+353 21 555 4410', 'TOTAL 39.20']);
+  assert.equal(irish.company, 'THE HARBOURVIEW HOTEL');
+  assert.equal(irish.address, 'Strand Road Kinsale Co. Cork P17 XK23');
+  assert.equal(read(['Farmacia Central da Ribeira', 'Praca da Ribeira 8', '4050-513 Porto', 'Tel. 22 555 1470', 'TOTAL 20,40']).address, 'Praca da Ribeira 8 4050-513 Porto');
+  assert.equal(read(['SKLEP POD LIPA', 'ul. Długa 17', '31-147Kraków', 'NIP 676-243-18-07', 'SUMA PLN 160,09']).address, 'ul. Długa 17 31-147Kraków');
+  assert.equal(read(['GADGET HUB SIAM', 'Siam Square Soi 3', 'Pathum Wan Bangkok 10330', 'Tel. 02 555 0142', 'TOTAL 541.50']).address, 'Siam Square Soi 3 Pathum Wan Bangkok 10330');
+  assert.equal(read(['BAYANIHAN PETROLEUM', 'National Highway Brgy. Tagapo', 'Santa Rosa Laguna 4026', 'TIN 123-456-789-000', 'TOTAL 2,084.98']).address, 'National Highway Brgy. Tagapo Santa Rosa Laguna 4026');
+});

@@ -126,3 +126,9 @@ test('the total in Polish, Czech, Indonesian and Filipino words (suma, celkem, j
   assert.equal(total(['Kopi susu 2 x 28.000 56.000', 'Subtotal 96.000', 'PPN 11% 10.560', 'Service 5.240', 'JUMLAH Rp 111.800', 'TUNAI Rp 150.000', 'KEMBALI Rp 38.200']), 111800);
   assert.equal(total(['Pandesal 10 x 5.00 50.00', 'KABUUAN 450.00', 'CASH 500.00', 'SUKLI 50.00']), 450);
 });
+
+test('a total under a coupon that takes the sum above it to it is the total', () => {
+  const receipt = ['KINO KOMETA', 'ul. Piotrkowska 88', '90-103 Łódź', 'NIP 725-300-41-96', 'Data: 24.12.2022 Godz.: 15:13', 'Nr paragonu 42532 Kasjer: Anna K.', 'Nachos z sosem 1 x20,19 20,19B'];
+  const tail = ['SPRZEDAZ OPODATKOWANA B 137,15', 'PTU B 8,00% 10,16', 'SUMA PTU 10,16', 'RAZEM 137,15z', 'BLIK 137,15', 'Kod aut.: 239144678333', 'Dziekujemy za zakupy'];
+  assert.equal(total([...receipt, 'Bilet normalny 2 x31,69 63,38B', 'Popcorn 2 x29,29 58,58B', 'Suma 142,15', 'Kupon -5,00', ...tail]), 137.15);
+});

@@ -11,7 +11,7 @@ import { synonymsOf, tokenize } from './vocabulary.js';
 import { cutAtLegalForm, hasLegalForm, hasTradeWord, isLegalFormWord, looksLikeCompany, withoutLegalForm } from './issuer/legal-forms.js';
 import { repairNameText } from './issuer/ocr-repair.js';
 import { blockOf, type BlockLine, type Cue } from './issuer/party-cues.js';
-import { addressLike, meanConf, NOT_A_NAME, REGISTRATION_LINE, streetAddress } from './issuer/line-signs.js';
+import { addressLike, hasLetteredPostcode, meanConf, NOT_A_NAME, REGISTRATION_LINE, streetAddress } from './issuer/line-signs.js';
 import { isRegisterEntry, registeredName } from './issuer/legal-register.js';
 
 export interface NameCandidate {
@@ -148,8 +148,8 @@ export function nameEvidence(text: string, line: Line): number {
   // Labels start or end with their concept word ("Grand Total", "Booking ID"); a name may hold one inside.
   const tokens = tokenize(text);
   if (!hasLegalForm(text) && [tokens[0], tokens[tokens.length - 1]].some((t) => LABEL_WORDS.has(t))) score -= 0.4;
-  // The address under the name is not the name.
-  if (addressLike(text) && !looksLikeCompany(text)) score -= 0.4;
+  // The address under the name is not the name, also where a county reads as a legal form ("Kinsale Co. Cork P17 XK23").
+  if ((addressLike(text) && !looksLikeCompany(text)) || hasLetteredPostcode(text)) score -= 0.4;
   // A street address whose street is named for a trade ("4381 MARKET ST") is still an address.
   else if (streetAddress(text)) score -= 0.8;
   // Names are printed in capitals or title case; an all-lower-case line is a slogan or noise.

@@ -160,6 +160,11 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
     }
   }
   if (terms.role === 'total') settleNetAndGross(cands, lines);
+  // A total under a discount or coupon that takes an earlier total to it is the total (Suma 142,15 / Kupon -5,00 / RAZEM 137,15).
+  if (terms.role === 'total') {
+    const top = Math.max(...cands.map((c) => c.score));
+    for (const c of cands.filter((x) => totalAfterDiscount(x, cands, lines))) c.score = Math.max(c.score, top + 0.05);
+  }
   // What is left to pay beats the total it was worked out from.
   if (terms.role === 'total' && asksToPay) {
     const top = Math.max(...cands.map((c) => c.score));
@@ -234,6 +239,21 @@ function settleNetAndGross(cands: Candidate[], lines: Line[]): void {
   for (const c of grosses) c.score -= 1;
 }
 
+/** A total (not a part) that an earlier total less a discount line between them comes to. */
+function totalAfterDiscount(c: Candidate, cands: Candidate[], lines: Line[]): boolean {
+  if (c.value.kind !== 'number' || c.value.value <= 0 || c.partial) return false;
+  const after = c.value.value;
+  return cands.some((t) => {
+    if (t === c || t.value.kind !== 'number' || t.partial || t.line.index >= c.line.index) return false;
+    const before = t.value.value;
+    return lines.slice(t.line.index + 1, c.line.index).some((l) => {
+      if (!DISCOUNT_LINE.test(l.text)) return false;
+      const off = findAmounts(l.text).filter((a) => a.decimals).at(-1);
+      return off !== undefined && Math.abs(before - Math.abs(off.value) - after) < 0.015;
+    });
+  });
+}
+
 /** A discount line between the gross and the net whose amount, with a rounding of under one unit, takes the gross to the net. */
 function discountedTo(gross: Candidate, net: Candidate, lines: Line[]): boolean {
   if (gross.value.kind !== 'number' || net.value.kind !== 'number') return false;
@@ -244,7 +264,7 @@ function discountedTo(gross: Candidate, net: Candidate, lines: Line[]): boolean 
     return off !== undefined && Math.abs(g - Math.abs(off.value) - n) < 1;
   });
 }
-const DISCOUNT_LINE = /^\W*less\b|\b(disc\.?|discount|rabatt|rabat|remise|descuento|desconto|sconto|korting)\b/iu;
+const DISCOUNT_LINE = /^\W*less\b|\b(disc\.?|discount|rabatt|rabat|remise|descuento|desconto|sconto|korting|kupon|coupon|voucher|gutschein|bon\s+de\s+réduction|sleva|alennus)\b/iu;
 
 /**
  * The other-date words a field asks for by name ("due_date", "delivery_date") or in its description

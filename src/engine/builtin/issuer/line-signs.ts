@@ -7,12 +7,12 @@ export const NOT_A_NAME =
   /\b(tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|no\.?|nr\.?|gst|vat|reg|siret|siren|iban|swift|bic|kassenbon|beleg|table|cashier|thank|thanks|merci|danke|vielen|welcome|visit|visite)\b|invoice|rechnung|facture|factura|fattura|fatura|factuur|faktura|receipt|quittung/i;
 /** Where an address ends: contact, tax and document lines (document words also glued by OCR: "TAXINVOICE"). */
 export const ADDRESS_STOP =
-  /\b(tel|tél|phone|ph|mob|mobile|hp|fax|e-?mail|www|http|gst|gstid|gstin|hst|pst|qst|fssai|cin|lic|vat|vatreg|tax|reg|inh|inhaber|date|datum|cashier|table|document|no\s*:|steuer\p{L}*|st\.?-?nr|ust|ust-?id\p{L}*|uid|mwst|tva|siret|siren|iban|bic|nif|cif|nipc?|kvk|btw|p\.?\s?iva|c\.?\s?f|abn|org\.?\s?nr|cliente?|customer|kunde|klant|bill\s+of\s+supply|quittung|ticket|beleg|kassenbon|tid\s*:|mid\s*:|mgr)(?![\p{L}\p{N}])|\b(?:store|st)\s*#\s*\d|@|(?<![\p{L}\p{N}])\+\d{2}|invoice|receipt|rechnung|facture|factura|fattura|fatura|factuur|faktura/iu;
+  /\b(tel|tél|phone|ph|mob|mobile|hp|fax|e-?mail|www|http|gst|gstid|gstin|hst|pst|qst|fssai|cin|lic|vat|vatreg|tax|tin|npwp|rfc|dič|ičo|reg|inh|inhaber|date|datum|cashier|table|document|no\s*:|steuer\p{L}*|st\.?-?nr|ust|ust-?id\p{L}*|uid|mwst|tva|siret|siren|iban|bic|nif|cif|nipc?|kvk|btw|p\.?\s?iva|c\.?\s?f|abn|org\.?\s?nr|cliente?|customer|kunde|klant|bill\s+of\s+supply|quittung|ticket|beleg|kassenbon|tid\s*:|mid\s*:|mgr)(?![\p{L}\p{N}])|\b(?:store|st)\s*#\s*\d|@|(?<![\p{L}\p{N}])\+\d{2}|invoice|receipt|rechnung|facture|factura|fattura|fatura|factuur|faktura/iu;
 /** General street and area words of addresses (English, German, French, Malay, Spanish, Italian). */
 const STREET_WORDS =
-  /\b(street|road|avenue|ave|blvd|boulevard|lane|drive|suite|floor|flr|level|lot|unit|block|blk|building|bldg|plaza|jalan|jln|jl|lorong|lrg|taman|tmn|kawasan|bandar|persiaran|strasse|straße|str|weg|platz|allee|gasse|rue|chemin|route|autoroute|quai|via|viale|piazza|corso|calle|avenida|avda|paseo|carrer|rua|praça|travessa|largo)\b/i;
+  /(?<![\p{L}\p{N}])(street|road|avenue|ave|blvd|boulevard|lane|drive|suite|floor|flr|level|lot|unit|block|blk|building|bldg|plaza|highway|hwy|jalan|jln|jl|lorong|lrg|taman|tmn|kawasan|bandar|persiaran|soi|thanon|brgy|barangay|strasse|straße|str|weg|platz|allee|gasse|rue|chemin|route|autoroute|quai|via|viale|piazza|corso|strada|calle|avenida|avda|paseo|carrer|carretera|rua|praça|praca|calçada|calcada|travessa|largo|estrada|ul|ulica|aleja|ulice|náměstí|namesti|třída|trida)(?![\p{L}\p{N}])/iu;
 /** One word that is a street or area word ("LOT", "Jalan"). */
-const STREET_WORD_ALONE = new RegExp(`^(?:${STREET_WORDS.source})$`, 'i');
+const STREET_WORD_ALONE = new RegExp(`^(?:${STREET_WORDS.source})$`, 'iu');
 export const isStreetWord = (word: string): boolean => STREET_WORD_ALONE.test(word);
 /** The same, with the spaces OCR may drop: "NO.53JALANPUTRA 1,", "81200JOHORBAHRU". */
 const GLUED_ADDRESS = /jalan|taman|lorong|kawasan|persiaran|strasse|straße|street|avenue|boulevard|(?<!\d)\d{5}(?=\p{Lu}{3})/iu;
@@ -21,7 +21,9 @@ const COMPOUND_STREET = /\p{L}{2,}(?:(?:straße|strasse|str\.|platz|weg|gasse|al
 /** A street, a comma and its house number, as southern Europe prints them ("Via Garibaldi, 21", "C/ Mayor,14"). */
 const STREET_COMMA_NUMBER = /^\p{L}[\p{L}.'’/ -]{1,40},\s?\d{1,4}\s?[a-zA-Z]?$/u;
 /** Postcodes beyond the plain four or five digits: "111 22" (SE), "3542 AD" (NL), "1100-053" (PT), "00-950" (PL), "SE1 9XX" (UK). */
-const POSTCODE = /\b\d{3}\s\d{2}\b|\b\d{4}\s?[A-Z]{2}\b|\b\d{4}-\d{3}\b|\b\d{2}-\d{3}\b|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/;
+const POSTCODE = /\b\d{3}\s\d{2}\b|\b\d{4}\s?[A-Z]{2}\b|\b\d{4}-\d{3}\b|\b\d{2}-\d{3}\b|\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b[A-Z]\d[\dW]\s?(?=[A-Z\d]{4}\b)(?=[A-Z\d]{0,3}[A-Z])[A-Z\d]{4}\b/;
+/** A postcode that no business name holds: the UK's "SE1 9XX", Ireland's Eircode "P17 XK23". */
+export const hasLetteredPostcode = (text: string): boolean => /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b[A-Z]\d[\dW]\s?(?=[A-Z\d]{4}\b)(?=[A-Z\d]{0,3}[A-Z])[A-Z\d]{4}\b/.test(text);
 
 /** A town and a six-digit postcode: "PUNE - 411001" (IN), "SINGAPORE 300849". */
 const TOWN_POSTCODE6 = /\p{L}{3,}\s?[-–]?\s?\d{6}(?!\d)/u;

@@ -53,8 +53,11 @@ const LABELLED = /\p{L}{2,}\.?\s?:\s*\S|\b(?:nr|no|#)\.?\s*\d{5,}/iu;
 const PART_SEPARATOR = /\s+[·•●|]\s+|\s*[·•●|]\s*/;
 /** A street and house number on a line of its own ("Weteringschans 85", "Av. de la Constitución 12", "C/ Mayor, 23", "Am Markt 7"). */
 const STREET_AND_NUMBER = /^\p{L}[\p{L}.'’/ -]{1,40},?\s\d{1,4}\s?[a-zA-Z]?$/u;
-/** A row that starts with a postcode and goes on with its town ("41004 Sevilla", "1017 RZ Amsterdam", "75015 Paris"). */
-const POSTCODE_ROW = /^\W*(?:\d{4,5}|\d{4}\s?[A-Z]{2}|\d{2}-\d{3}|\d{3}\s\d{2})\s+\p{L}/u;
+/**
+ * A row that starts with a postcode and goes on with its town ("41004 Sevilla", "1017 RZ Amsterdam", "75015 Paris",
+ * "4050-513 Porto", "31-147 Kraków", OCR's "31-147Krakow").
+ */
+const POSTCODE_ROW = /^\W*(?:\d{4}-\d{3}|\d{2}-\d{3}|\d{4,5}|\d{4}\s?[A-Z]{2}|\d{3}\s\d{2})\s*\p{L}/u;
 
 /** The address parts of a row made of parts: from the first that reads as an address to the last before a stop. */
 function addressParts(text: string): string {
