@@ -316,3 +316,20 @@ test('a sum of money is no invoice number, though a label with the word for invo
   for (const money of ['3.608,22', '1,066.07', '12.50', "1'234.56", '$14,730.00', 'EUR 1.204,00']) assert.equal(typedValue(money, terms, { monthFirst: false }), null, money);
   for (const id of ['GA-24/0763', '2024.001', 'RE-20201121/508']) assert.deepEqual(typedValue(id, terms, { monthFirst: false }), { kind: 'text', value: id }, id);
 });
+
+test('letter-spaced labels read as words ("I N V O I C E  N U M B E R"); the Czech number sign "č."', () => {
+  // A text layer writes letter-spaced text one letter a word: 4 pt letters, 2 pt apart, 8 pt between words.
+  const spaced = (text: string, x: number): [number, string][] => {
+    const cells: [number, string][] = [];
+    for (const word of text.split(' ')) {
+      for (const ch of word) cells.push([x, ch]), (x += 8);
+      x += 10;
+    }
+    return cells;
+  };
+  const page = makePage([[...spaced('INVOICE NUMBER', 50), [300, 'LA-2025-0044']], [...spaced('DATE OF ISSUE', 50), [300, '7 February 2025']], [...spaced('SERVICE PERIOD', 50), [300, '1 January 2025 – 31 January 2025']]]);
+  for (const w of page.words) if (w.text.length === 1) w.x1 = w.x0 + 5;
+  const data = extractFields({ pages: [page], fields: NUMBER_AND_DATE, dateFormat: null, detectLayout: true, detectTables: false }).data;
+  assert.deepEqual(data, { invoice_number: 'LA-2025-0044', date: '2025-02-07' });
+  assert.deepEqual(read(['FAKTURA – DAŇOVÝ DOKLAD', 'č. 2025-0318', 'Datum vystavení 14.04.2025'], NUMBER_AND_DATE), { invoice_number: '2025-0318', date: '2025-04-14' });
+});

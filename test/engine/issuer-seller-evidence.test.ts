@@ -265,3 +265,15 @@ test('a long legal name of nine words is a name; a digital seal is none; a colum
   const [name, ...headings] = documentLines([makePage(['Calzado Fino', 'Descripción', 'Beschreibung', 'Omschrijving'])], { detectLayout: true });
   for (const h of headings) assert.ok(nameEvidence(h.text, h) < nameEvidence(name.text, name) - 0.3, h.text);
 });
+
+test('a bilingual heading of the recipient ("Aan / À") heads the buyer\'s block', () => {
+  const p = page([
+    'Vertalers · Traducteurs',
+    [[50, 'Van Damme & Peeters BVBA'], [330, 'Aan / À']],
+    [[50, 'Louizalaan 231'], [330, 'Brasserie Coopérative Zennevallei CV']],
+    [[50, '1050 Brussel'], [330, "Boulevard de l'Humanité 112"]],
+    [[50, 'BTW BE 0877.412.566'], [330, '1190 Vorst']],
+    ...items(3),
+  ]);
+  assert.equal(read(p), 'Van Damme & Peeters BVBA');
+});

@@ -82,18 +82,6 @@ function letterRatio(text: string): number {
   return text.length ? letters / text.replace(/\s/g, '').length : 0;
 }
 
-/**
- * A phrase's text; letter-spaced titles of text-layer pages ("A C M E   T R A D I N G") are written by
- * the PDF as one word per letter, and the wider gaps are the spaces.
- */
-export function phraseText(words: Word[]): string {
-  const singles = words.filter((w) => [...w.text].length === 1).length;
-  if (words.length < 4 || singles < 0.7 * words.length || words.some((w) => w.conf !== undefined)) return words.map((w) => w.text).join(' ');
-  const gaps = words.slice(1).map((w, i) => w.x0 - words[i].x1);
-  const narrow = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 3)];
-  return words.map((w, i) => (i > 0 && gaps[i - 1] > Math.max(2 * narrow, narrow + 0.15 * (w.y1 - w.y0)) ? ' ' : '') + w.text).join('');
-}
-
 /** One capitalised word of five or more characters with a letter and a digit side by side, or a stray mark inside. */
 const CODE_WORD = /^(?=\S*(?:\p{L}\d|\d\p{L}|\p{L}[!|?]\p{L}))[^\s\p{Ll}]{5,}$/u;
 /**
@@ -206,7 +194,7 @@ function optionsOf(l: Line, ocr: boolean, above: Line | undefined): Option[] {
     // OCR splits names at wide letter gaps, so on OCR pages the whole line is a candidate too.
     ...(ocr ? [{ text: l.text, bonus: 0, height: l.height, ...all }] : []),
     // A phrase's own size: a small name next to a big "INVOICE" title is still small print.
-    ...l.phrases.map((ph) => ({ text: phraseText(ph.words), bonus: 0, height: Math.max(...ph.words.map((w) => w.y1 - w.y0)), x0: ph.x0, x1: ph.x1, phrases: [ph] })),
+    ...l.phrases.map((ph) => ({ text: ph.text, bonus: 0, height: Math.max(...ph.words.map((w) => w.y1 - w.y0)), x0: ph.x0, x1: ph.x1, phrases: [ph] })),
     // A sender line above an address window ("ACME GmbH · Main St 1 · 12345 Town") starts with the name;
     // a tagline ("Heating · Cooling · Ventilation") has no address part and is no sender line.
     ...(parts.length >= 3 && parts.slice(1).some((p) => addressLike(p)) ? [{ text: parts[0], bonus: 0.5, height: l.height, ...all }] : []),

@@ -5,7 +5,7 @@
 
 /** Each group: words that may stand for the same concept in a printed label. */
 const SYNONYM_GROUPS: string[][] = [
-  ['number', 'no', 'nr', 'num', '#', 'nummer', 'numero', 'numéro', 'número', 'n°', 'no.', 'nº', 'núm', 'ref', 'reference', 'id', 'nummer', 'nro', 'numer'],
+  ['number', 'no', 'nr', 'num', '#', 'nummer', 'numero', 'numéro', 'número', 'n°', 'no.', 'nº', 'núm', 'ref', 'reference', 'id', 'nummer', 'nro', 'numer', 'č', 'číslo', 'cislo'],
   ['invoice', 'inv', 'bill', 'rechnung', 'facture', 'rechnungs', 'receipt', 'beleg', 'quittung', 'factura', 'fattura', 'fatura', 'factuur', 'faktura', 'lasku',
     // Inflected: Polish "numer faktury", Finnish "laskun numero".
     'faktury', 'laskun'],
@@ -70,7 +70,7 @@ export const PARTIAL_TOTAL_WORDS = new Set([
   'tip', 'shipping', 'freight', 'charges', 'fees', 'basis', 'base', 'taxable', 'card', 'visa', 'mastercard', 'credit',
   'ohne', 'without', 'sans', 'exkl', 'positionssumme', 'warenwert', 'steuer', 'steuerbetrag', 'abschläge', 'zuschläge',
   'imponible', 'imponibile', 'subtotaal', 'subtotale', 'iva', 'btw', 'moms', 'ilíquido', 'iliquido', 'sin', 'senza', 'excl.', 'exento',
-  'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess',
+  'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess', 'bez', 'dph', 'ptu',
   // A card's pre-authorisation at a pump (reserviert, blokada środków, tank limit): held, not paid.
   'reserviert', 'reservierter', 'reservierung', 'blokada', 'preauth', 'preauthorisation', 'preauthorization', 'limit', 'hold',
 ]);
@@ -105,7 +105,7 @@ export const TAX_WORDS = new Set(['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'ss
 export const DUE_WORDS = new Set(['due', 'payable', 'balance', 'outstanding', 'remaining', 'zahlbetrag', 'restbetrag', 'previous', 'offen']);
 
 /** Words of the amount to pay (zu zahlen, net à payer, te betalen): the final sum, even after "net". */
-export const TO_PAY_WORDS = new Set(['zahlen', 'payer', 'betalen', 'betala', 'betale', 'pagar', 'pagare', 'payable']);
+export const TO_PAY_WORDS = new Set(['zahlen', 'payer', 'betalen', 'betala', 'betale', 'pagar', 'pagare', 'payable', 'úhradě', 'uhrade', 'úhradu']);
 
 /** Words that mark a date as some other date than the document's own date. */
 export const OTHER_DATE_WORDS = new Set([

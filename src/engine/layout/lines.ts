@@ -145,11 +145,45 @@ function joinTouching(words: Word[], height: number): Word[] {
   return out;
 }
 
+/** A letter or a joining mark printed alone, as a text layer writes letter-spaced titles ("F A C T U U R"). */
+const SPACED_CHAR = /^(?:\p{L}|[&/·.'’-])$/u;
+
+/**
+ * Letter-spaced text of a text layer ("I N V O I C E   N U M B E R", "V A N  D A M M E & P E E T E R S")
+ * is written as one word per letter: the letters are joined into words, the wider gaps being the
+ * spaces, so labels, cues, titles and names read as printed.
+ */
+function joinLetterSpaced(words: Word[], height: number): Word[] {
+  const out: Word[] = [];
+  for (let i = 0; i < words.length; ) {
+    let j = i;
+    while (j < words.length && words[j].conf === undefined && SPACED_CHAR.test(words[j].text) && (j === i || words[j].x0 - words[j - 1].x1 < PHRASE_GAP * height)) j++;
+    const run = words.slice(i, j);
+    if (run.filter((w) => /\p{L}/u.test(w.text)).length < 4) {
+      out.push(words[i]);
+      i++;
+      continue;
+    }
+    const gaps = run.slice(1).map((w, k) => w.x0 - run[k].x1);
+    const narrow = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 3)];
+    let word = run[0];
+    run.slice(1).forEach((w, k) => {
+      if (gaps[k] > Math.max(2 * narrow, narrow + 0.15 * height)) {
+        out.push(word);
+        word = w;
+      } else word = { text: word.text + w.text, x0: word.x0, y0: Math.min(word.y0, w.y0), x1: w.x1, y1: Math.max(word.y1, w.y1) };
+    });
+    out.push(word);
+    i = j;
+  }
+  return out;
+}
+
 function buildLine(page: PageText, rowWords: Word[], gutter: number | null): Omit<Line, 'index'> {
   // Font size from the words themselves: a superscript mark beside them is smaller.
   const content = rowWords.filter((w) => !isMark(w));
   const height = median((content.length ? content : rowWords).map((w) => w.y1 - w.y0)) || 1;
-  const words = joinTouching(rowWords, height);
+  const words = joinLetterSpaced(joinTouching(rowWords, height), height);
   return {
     page: page.page,
     words,

@@ -109,6 +109,12 @@ export interface Cue {
 /** A phrase that starts with a party cue, and what follows it. */
 export function cueOf(phraseText: string): { party: Party; inline: string | null } | null {
   const text = phraseText.trim().replace(/[’‘`´]/g, "'");
+  // A heading in two languages at once ("Aan / À", "Van / De"): the words of a sender or recipient pair.
+  const bilingual = text.toLowerCase().replace(/:$/, '').split(/\s*\/\s*/);
+  if (bilingual.length >= 2) {
+    if (bilingual.every((w) => PAIRED_HEADINGS.some(([, to]) => to === w))) return { party: 'buyer', inline: null };
+    if (bilingual.every((w) => PAIRED_HEADINGS.some(([from]) => from === w))) return { party: 'seller', inline: null };
+  }
   for (const p of CUE_PATTERNS) {
     const m = p.re.exec(text);
     if (!m) continue;
