@@ -129,6 +129,16 @@ test('an amount alone under the items that is their sum is the subtotal printed 
     [[300, 'CGST 9%'], [480, '588.78']],
   ]);
   assert.deepEqual(amounts(t.rows), [4342, 2200]);
+  // Czech tax rows under the items: "Základ DPH 21 %", "DPH 12 %".
+  const czech = read([
+    [[50, 'Položka'], [250, 'Počet'], [320, 'Cena'], [400, 'DPH'], [480, 'Celkem']],
+    [[50, 'Mléko plnotučné 1 l'], [250, '480'], [320, '21,90'], [400, '12 %'], [480, '10 512,00']],
+    [[50, 'Máslo 82 % 250 g'], [250, '160'], [320, '46,50'], [400, '12 %'], [480, '7 440,00']],
+    [[50, 'Základ DPH 12 %'], [480, '17 952,00']],
+    [[50, 'DPH 12 %'], [480, '2 154,24']],
+    [[50, 'Celkem s DPH'], [480, '20 106,24']],
+  ]);
+  assert.deepEqual(amounts(czech.rows), [10512, 7440]);
   // ... or with a word no vocabulary knows ("Goods", "Suma").
   for (const word of ['Goods', 'Suma']) {
     const labelled = read([

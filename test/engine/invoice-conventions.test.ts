@@ -158,6 +158,8 @@ test('after a deposit the balance is the amount to pay; a balance of 0 is not; a
     [[300, 'Balance Due'], [480, balance]],
   ];
   assert.equal(read(block('$4,842.90', '-$2,080.00'), toPay).total, 4842.9);
+  const german: FixtureLine[] = [[[300, 'Nettobetrag'], [480, '4.907,00']], [[300, 'zzgl. 20 % USt'], [480, '981,40']], [[300, 'Gesamtbetrag'], [480, '5.888,40']], [[300, 'abzgl. Anzahlung vom 03.02.2025'], [480, '-1.500,00']], [[300, 'Offener Betrag in EUR'], [480, '4.388,40']]];
+  assert.equal(read(german, toPay).total, 4388.4);
   assert.equal(read(block('$0.00', '-$6,922.90'), toPay).total, 6922.9);
   // A field that does not ask for what is left to pay keeps the invoice's total.
   assert.equal(read(block('$4,842.90', '-$2,080.00'), [{ name: 'total', type: 'number' }]).total, 6922.9);

@@ -102,7 +102,7 @@ export const INCLUSIVE_WORDS = new Set(['incl', 'including', 'inclusive', 'inkl'
 export const TAX_WORDS = new Set(['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess']);
 
 /** Words of an amount still to pay: it may add earlier balances or deduct prepayments, so it ranks below the total. */
-export const DUE_WORDS = new Set(['due', 'payable', 'balance', 'outstanding', 'remaining', 'zahlbetrag', 'restbetrag', 'previous', 'offen']);
+export const DUE_WORDS = new Set(['due', 'payable', 'balance', 'outstanding', 'remaining', 'zahlbetrag', 'restbetrag', 'previous', 'offen', 'offener', 'offene', 'offenen', 'restant', 'pendiente', 'openstaand']);
 
 /** Words of the amount to pay (zu zahlen, net à payer, te betalen): the final sum, even after "net". */
 export const TO_PAY_WORDS = new Set(['zahlen', 'payer', 'betalen', 'betala', 'betale', 'pagar', 'pagare', 'payable', 'úhradě', 'uhrade', 'úhradu']);
