@@ -140,6 +140,12 @@ test('a letter that closes in the manner of its country is a letter, whatever in
 test('a statement, a payment reminder and an agenda are other papers; a subject line naming an invoice titles none', () => {
   const statement = ['Thistle Bank Business Current Account', 'Statement', 'HARROWGATE PRINT LTD    Statement period 01 Mar 2024 to 31 Mar 2024', 'Account number 20417733', 'IBAN GB12 THBK 8344 1220 4177 33', 'Opening balance £15,432.77', '04 Mar Card payment Office supplies 82.40', '06 Mar Invoice 5521 paid in 1,200.00', 'VAT refund 310.00', 'Closing balance £3,561.82'];
   assert.equal(classifyPages({ pages: [makePage(statement)], classes: THREE }).label, 'other');
+  // A utility's statement asks to be paid by a date: a bill.
+  const utility = ['Kettle River Gas & Water Co.', '118 Front Street · Hinckley, MN 55037', 'Account no. 20-55102-07', 'Statement', 'Statement date Mar 25, 2025', 'Water usage 6 kgal $4.2500 $25.50', 'Gas customer charge $12.50', 'Amount due by Apr 15, 2025 $152.16', 'Due date Apr 15, 2025'];
+  assert.equal(classifyPages({ pages: [makePage(utility)], classes: THREE }).label, 'invoice');
+  // The ISO timestamp of an e-invoice's certification is no till's time of sale.
+  const cfdi = ['Distribuidora Cerro Azul, S.A. de C.V.   FACTURA', 'RFC: DCA950612QX4   Serie y folio A-10482', 'Fecha de emisión 2025-04-09T11:32:07', 'Fecha de certificación 2025-04-09T11:32:41', 'Nombre: Constructora Valle Alto, S.A. de C.V.', 'Clave Cantidad Descripción Valor unitario Importe', 'Subtotal $12,700.00', 'IVA 16% $2,032.00', 'Total $14,730.00'];
+  assert.equal(classifyPages({ pages: [makePage(cfdi)], classes: THREE }).label, 'invoice');
   const reminder = ['Imprimerie Vasseur SARL', '59800 Lille', 'Lille, le 18 novembre 2024', 'Objet : Relance - facture n° FV-2024-0877 restée impayée', 'Madame, Monsieur,', 'Sauf erreur de notre part, la facture n° FV-2024-0877 du 2 octobre 2024, échue le 1er novembre, reste impayée.', 'Montant TTC : 1 284,00 €', 'IBAN FR76 3000 4000 0312 3456 7890 143', 'Nous vous prions d’agréer nos salutations distinguées.', 'SIRET 812 345 678 00012 - TVA FR12812345678'];
   assert.equal(classifyPages({ pages: [makePage(reminder)], classes: THREE }).label, 'other');
   const agenda = ['Harbor Point Community Association', 'Board of Directors - REGULAR MEETING AGENDA', 'Date: Tuesday, October 15, 2024 | Time: 6:30 PM', '6:30 PM 1. Call to order', "6:40 PM 3. Treasurer's report: reserve fund balance ($412,880)", '7:25 PM 5. New business: assessment of $285/quarter', '8:35 PM 9. Adjournment'];

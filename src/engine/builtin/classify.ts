@@ -61,6 +61,9 @@ function buildQuery(label: string, description: string): Query {
   return { label, kinds, terms, catchAll };
 }
 
+/** Words of a bill that asks for payment by a date. */
+const BILL_DUE = /\b(?:amount due|balance due|total due|due date|payment due|please pay|pay by|zahlbar bis|à payer avant|te betalen voor)\b/i;
+
 const PATTERNS: Record<string, RegExp> = Object.assign({}, ...Object.values(DOCUMENT_TYPE_PATTERNS));
 
 /**
@@ -107,6 +110,8 @@ export function classifyPages(input: ClassifyInput): ClassifyOutput {
       .reduce((a, b) => a + b, 0);
   });
   const titled = documentKinds(documentLines(input.pages.slice(0, 1), { detectLayout: true }));
+  // A statement that asks to be paid by a date (a utility's or a supplier's) is a bill, not a bank's statement.
+  if (titled.has('statement') && BILL_DUE.test(raw)) titled.delete('statement');
   if (titled.size > 0 && ![...titled].some((k) => BILLING_KINDS.has(k))) {
     // The labels that name the titled kind gain; when none does, the catch-all ("other") is its label.
     const naming = queries.map((q) => [...titled].some((k) => q.kinds.has(k)));

@@ -166,7 +166,8 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
 
 /** Printed patterns that are cues of a document type: receipts print the time of day of the sale. */
 export const DOCUMENT_TYPE_PATTERNS: Record<string, Record<string, RegExp>> = {
-  receipt: { 'time of day': /(?<![\d:.,])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:,])/g },
+  // Not the time of an ISO timestamp ("2025-04-09T11:32:07"), which e-invoices print for their certification.
+  receipt: { 'time of day': /(?<![\d:.,T])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:,])/g },
 };
 
 /** Labels that mean "anything else": they receive the mass of "no label fits". */
