@@ -135,3 +135,15 @@ test('addresses of more countries: an Eircode and its county, a Portuguese or Po
   assert.equal(read(['GADGET HUB SIAM', 'Siam Square Soi 3', 'Pathum Wan Bangkok 10330', 'Tel. 02 555 0142', 'TOTAL 541.50']).address, 'Siam Square Soi 3 Pathum Wan Bangkok 10330');
   assert.equal(read(['BAYANIHAN PETROLEUM', 'National Highway Brgy. Tagapo', 'Santa Rosa Laguna 4026', 'TIN 123-456-789-000', 'TOTAL 2,084.98']).address, 'National Highway Brgy. Tagapo Santa Rosa Laguna 4026');
 });
+
+test('legal forms of more countries name the company under a brand: Swiss "Sagl", Indonesian "PT" before the name, Polish "Sp. z o.o." read with a zero', () => {
+  assert.equal(read(['Ristorante al Porticciolo', 'Porticciolo Gastro Sagl', 'Via Nassa 27', '6900 Lugano', 'TOTALE CHF 105.00']).company, 'Porticciolo Gastro Sagl');
+  assert.equal(read(['KOPI SENJA', 'PT Kopi Senja Nusantara', 'Jl. Braga No. 47', 'Bandung 40111', 'Telp. (022) 555 4380', 'JUMLAH Rp 111.800']).company, 'PT Kopi Senja Nusantara');
+  assert.equal(read(['SKLEP SPOZYWCZY POD LIPA', 'Pod Lipa Sp. z o.0.', 'ul. Długa 17', '31-147 Kraków', 'SUMA PLN 160,09']).company, 'Pod Lipa Sp. z o.o.');
+});
+
+test('a Mexican receipt in pesos reads its dates day first (C.P., RFC), and "Telp." ends an address', () => {
+  const mx = read(['FARMACEUTICA DEL ROBLE', 'Av. Revolución 1320, Col. San Ángel', 'CDMX C.P. 01000', 'RFC FRO120304AB1', '12/10/2024 18:22', 'TOTAL $245.50', 'EFECTIVO $300.00', 'CAMBIO $54.50']);
+  assert.equal(mx.date, '2024-10-12');
+  assert.equal(read(['KOPI SENJA', 'Jalan Braga 47', 'Bandung 40111', 'Telp. (022) 555 4380', 'JUMLAH Rp 111.800']).address, 'Jalan Braga 47 Bandung 40111');
+});

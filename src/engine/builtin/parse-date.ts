@@ -209,9 +209,10 @@ export function showsMonthFirst(text: string): boolean {
 }
 
 /** Dollars of countries that write the day first: S$, A$, NZ$, HK$ and their ISO codes, and Malaysia's RM. */
-const DAY_FIRST_DOLLARS = /(?:\b(?:RM|SGD|AUD|NZD|HKD|CAD)\b|(?<![\p{L}])(?:S|A|NZ|HK|C)\$)/u;
+const DAY_FIRST_DOLLARS = /(?:\b(?:RM|SGD|AUD|NZD|HKD|CAD|MXN|ARS|CLP|COP)\b|(?<![\p{L}])(?:S|A|NZ|HK|C|MX)\$)/u;
 /** Addresses of countries that write the day first: Singapore's 6-digit postcodes, Australia's states. */
-const DAY_FIRST_PLACE = /\b(?:Singapore\s+\d{6}|(?:NSW|VIC|QLD|WA|SA|TAS|ACT|NT)\s+\d{4})\b|\b(?:Singapore|Australia|New Zealand|ABN|UEN)\b/i;
+// Mexico prints its postcodes as "C.P. 01000" and its tax ids as RFC.
+const DAY_FIRST_PLACE = /\b(?:Singapore\s+\d{6}|(?:NSW|VIC|QLD|WA|SA|TAS|ACT|NT)\s+\d{4})\b|\b(?:Singapore|Australia|New Zealand|ABN|UEN|México|Mexico|CDMX|RFC)\b|\bC\.P\.\s?\d{5}\b/i;
 const US_STATES =
   'AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY';
 /** A US address: a state's two letters and a ZIP code ("Portland, OR 97205", "NY 10001-2345"). */

@@ -6,7 +6,7 @@
  * DE/AT/CH, FR/BE/LU, ES/IT/PT/BR, NL, Nordic, CEE, MY/ID, JP, RU).
  */
 const STRONG_FORM =
-  /(?:^|[\s,(&])(gmbh|mbh|kgaa|ltd|private\s+limited|proprietary\s+limited|limited|llc|l\.l\.c|inc|incorporated|corp|corporation|plc|llp|pllc|sarl|s\.à\s?r\.l|s\.a\.r\.l|sàrl|eurl|sasu|s\.a\.s|s\.a|s\.l|s\.p\.a|s\.r\.l|s\.r\.o|s\.n\.c|s\.l\.u|s\.coop|v\.o\.f|c\.v\.a|a\/s|aps|oyj|oy|bvba|b\.v|n\.v|sdn\.?\s*bhd|bhd|berhad|pte|pty|pvt|kft|zrt|ltda|lda|sp\.\s?z\s?o\.\s?o|d\.o\.o|k\.k|ooo|pjsc|jsc|tbk|e\.\s?k|ohg|gbr|dac|a\.s|spol\.\s?s\s?r\.o|co\.|&\s?co)\.?(?=$|[\s,.)])/i;
+  /(?:^|[\s,(&])(gmbh|mbh|kgaa|ltd|private\s+limited|proprietary\s+limited|limited|llc|l\.l\.c|inc|incorporated|corp|corporation|plc|llp|pllc|sarl|s\.à\s?r\.l|s\.a\.r\.l|sàrl|eurl|sasu|s\.a\.s|s\.a|s\.l|s\.p\.a|s\.r\.l|s\.r\.o|s\.n\.c|s\.l\.u|s\.coop|v\.o\.f|c\.v\.a|a\/s|aps|oyj|oy|bvba|b\.v|n\.v|sdn\.?\s*bhd|bhd|berhad|pte|pty|pvt|kft|zrt|ltda|lda|sp\.\s?z\s?o\.\s?[o0]|sagl|d\.o\.o|k\.k|ooo|pjsc|jsc|tbk|e\.\s?k|ohg|gbr|dac|a\.s|spol\.\s?s\s?r\.o|co\.|&\s?co)\.?(?=$|[\s,.)])/i;
 
 /** Short forms that are also ordinary words or units ("AS", "SA", "KG"): only in capitals, ending the name. */
 const WEAK_FORM = /\s(AG|KG|UG|SA|SL|SAS|SE|AS|ASA|AB|NV|BV|CV|KK|SpA|SPA|Srl|SRL|SRO|PC|LP|Co|CO|OG|SARL)\.?$/;
@@ -21,8 +21,8 @@ const GLUED_FORM = /(sdn\.?\s*bhd|bhd|berhad|gmbh|ltd|limited|llc|inc|corp|plc|s
 /** The name without its legal forms: "ACME Trading, Inc." -> "ACME Trading,". */
 export const withoutLegalForm = (text: string): string =>
   text.replace(new RegExp(STRONG_FORM.source, 'gi'), ' ').replace(WEAK_FORM, '').trim();
-/** French forms are often printed before the name: "SAS Halles Distribution", "SELARL Pharmacie Lefèvre". */
-const LEADING_FORM = /^(?:SAS|SASU|SARL|SELARL|EURL|SCI|SNC|SCP)\s+\p{Lu}/u;
+/** French forms are often printed before the name, as is Indonesia's PT: "SAS Halles Distribution", "SELARL Pharmacie Lefèvre", "PT Kopi Senja Nusantara". */
+const LEADING_FORM = /^(?:SAS|SASU|SARL|SELARL|EURL|SCI|SNC|SCP|PT)\s+\p{Lu}/u;
 export const hasLegalForm = (text: string): boolean => STRONG_FORM.test(text) || WEAK_FORM.test(text.trim()) || LEADING_FORM.test(text.trim());
 export const hasTradeWord = (text: string): boolean => TRADE_WORD.test(text);
 /** A legal form or a trade word, also glued to the name by OCR. */
