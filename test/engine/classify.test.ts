@@ -122,10 +122,12 @@ test('till receipts with tax numbers and invoice words are receipts: umlauts OCR
   for (const lines of receipts) assert.equal(classifyPages({ pages: [makePage(lines)], classes: THREE }).label, 'receipt', lines[0]);
 });
 
-test('Portuguese, Polish and Dutch till receipts are receipts ("Fatura simplificada", "Paragon fiskalny", "Bonnr")', () => {
+test('Portuguese, Polish, Czech, Indonesian and Dutch till receipts are receipts ("Fatura simplificada", "Paragon fiskalny", "Účtenka", "Kembali", "Bonnr")', () => {
   const receipts = [
     ['PASTELARIA ESTRELA', 'Rua da Prata 112', 'NIF 509 876 543', 'FATURA SIMPLIFICADA FS A/2291', '4x Pastel de nata 5,20', 'TOTAL 9,85', 'Numerario 10,00', 'Troco 0,15', 'IVA incl. 13%/23%', 'Obrigado pela preferencia'],
     ['Sklep Spozywczy Pod Lipa', 'ul. Piekna 14/2', 'NIP 525-118-44-90', 'PARAGON FISKALNY', 'Chleb zytni 1 x5,49 5,49C', 'SUMA PTU 2,31', 'SUMA PLN 48,54', 'Karta 48,54 PLN', '00112 #Kasa 1 11:32'],
+    ['LEKARNA U SV. ANNY', 'Husova 42', '602 00 Brno', 'ICO: 06128547 DIC: CZ06128547', 'Datum: 09.11.2022 Cas: 19:14:44', 'Uctenka c.61812 Pokladni: Lenka', 'Krem na ruce 100 ml 135,90 A', 'Mezisoucet 650,50', 'CELKEM 617,97 Kc', 'Platebni karta ****0621 617,97', 'SCHVALENO', 'DPH 21 % 22,41'],
+    ['KOPI SENJA', 'PT Kopi Senja Nusantara', 'Jl. Braga No. 47', 'Bandung 40111', 'NPWP: 02.415.873.6-017.000', 'Meja 4 Tamu: 5', 'Kasir: Dewi', 'Kopi susu 2 x 28.000 56.000', 'JUMLAH Rp 111.800', 'TUNAI Rp 150.000', 'KEMBALI Rp 38.200', 'Terima kasih'],
     // A Dutch hotel's minibar till: no word for receipt, but its bon number, cashier, PIN and "akkoord".
     ['Hotel De Linde', 'De Linde B.V.', 'Oude Gracht 1', '5611 AB Eindhoven', 'KvK 19503990', 'BTW NL675007158B01', '28 jul 2021 11:49', 'Bonnr: 23-887595', 'Kassier: Noor', 'Kamer: 539', 'MINIBAR', 'Rode wijn 0,375 x3 98,10', 'TE BETALEN 110,90', 'PIN 110,90', 'AKKOORD', 'BTW 21% over 91,65: 19,25', 'Tot de volgende keer'],
   ];

@@ -155,6 +155,9 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     // Portuguese and Polish tills, Swiss payment apps.
     'fatura simplificada', 'numerario', 'troco', 'obrigado', 'multibanco', 'paragon fiskalny', 'paragon', 'kasa', 'gotowka', 'reszta', 'karta', 'dziekujemy', 'twint',
     'contactless', 'change due', 'amex', 'apple pay', 'google pay', 'paypal', 'chip', 'returns', 'clubcard', 'schönen tag',
+    // Czech, Polish and Indonesian tills: účtenka, hotově, vráceno, pokladní, kasjer, BLIK, struk, tunai, kembali, kasir.
+    'účtenka', 'hotově', 'vráceno', 'pokladní', 'platební karta', 'obsluha', 'děkujeme', 'schváleno', 'mezisoučet', 'kasjer', 'blik',
+    'struk', 'tunai', 'kembali', 'kembalian', 'kasir', 'terima kasih',
   ],
   contract: ['agreement', 'contract', 'party', 'parties', 'hereby', 'terms', 'conditions', 'signature', 'signed', 'clause', 'vertrag', 'contrat'],
   letter: ['dear', 'sincerely', 'regards', 'yours', 'sehr geehrte', 'mit freundlichen', 'madame', 'monsieur', 'cordialement'],
