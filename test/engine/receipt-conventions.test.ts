@@ -147,3 +147,9 @@ test('a Mexican receipt in pesos reads its dates day first (C.P., RFC), and "Tel
   assert.equal(mx.date, '2024-10-12');
   assert.equal(read(['KOPI SENJA', 'Jalan Braga 47', 'Bandung 40111', 'Telp. (022) 555 4380', 'JUMLAH Rp 111.800']).address, 'Jalan Braga 47 Bandung 40111');
 });
+
+test('a South African close corporation (CC) is a legal name; a shop number after its mall\'s name is the address', () => {
+  const r = read(['Books * Maps * Gifts', 'The Reading Room', 'Reading Room Books CC', 'Musgrave Centre Shop 208', '115 Musgrave Road', 'Berea Durban 4001', 'TOTAL R347.98']);
+  assert.equal(r.company, 'Reading Room Books CC');
+  assert.equal(r.address, 'Musgrave Centre Shop 208 115 Musgrave Road Berea Durban 4001');
+});

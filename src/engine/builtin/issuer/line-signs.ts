@@ -34,6 +34,8 @@ export const addressLike = (text: string): boolean =>
   // OCR ran the house number, the street and its type together: "99BrunswickSt", "12HighRd".
   /^\W*\d{1,4}\p{Lu}\p{Ll}{2,}\p{Lu}\p{Ll}{0,3}\.?(?:\s|,|$)/u.test(text) ||
   /(?<!#\s?)\b\d{4,5}\b/.test(text) ||
+  // A shop's unit in a mall, after the mall's name: "Musgrave Centre Shop 208".
+  /\b(?:shop|unit|kiosk|stall)\s+(?:no\.?\s*)?\d+[A-Z]?$/i.test(text) ||
   POSTCODE.test(text) ||
   TOWN_POSTCODE6.test(text) ||
   STREET_WORDS.test(text) ||
