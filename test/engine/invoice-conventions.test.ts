@@ -335,3 +335,18 @@ test('letter-spaced labels read as words ("I N V O I C E  N U M B E R"); the Cze
   assert.deepEqual(data, { invoice_number: 'LA-2025-0044', date: '2025-02-07' });
   assert.deepEqual(read(['FAKTURA – DAŇOVÝ DOKLAD', 'č. 2025-0318', 'Datum vystavení 14.04.2025'], NUMBER_AND_DATE), { invoice_number: '2025-0318', date: '2025-04-14' });
 });
+
+test('a Mexican invoice\'s series and folio is its number, not the fiscal folio (UUID) nor the certificate number', () => {
+  const data = read(
+    [
+      [[50, 'Distribuidora Cerro Azul, S.A. de C.V.'], [450, 'FACTURA']],
+      [[50, 'RFC: DCA950612QX4'], [330, 'Serie y folio'], [450, 'A-10482']],
+      [[330, 'Fecha de emisión'], [450, '2025-04-09T11:32:07']],
+      [[330, 'No. certificado emisor'], [450, '00001000000512345678']],
+      'Folio fiscal (UUID):',
+      '7F3C9A12-58B4-4E0D-A1C3-92D6E0B4F871',
+    ],
+    NUMBER_AND_DATE,
+  );
+  assert.deepEqual(data, { invoice_number: 'A-10482', date: '2025-04-09' });
+});

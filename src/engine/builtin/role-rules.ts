@@ -213,6 +213,8 @@ const OTHER_NUMBER_WORDS = new Set([
   ...synonymsOf('customer'), ...synonymsOf('order'), ...synonymsOf('tax'), ...synonymsOf('phone'), 'account', 'konto', 'compte', 'cuenta', 'conto',
   'kundennummer', 'auftragsnummer', 'bestellnummer', 'item', 'article', 'artikel', 'sku', 'iban', 'reg', 'registration', 'ein', 'abn', 'gstin',
   'pan', 'siret', 'siren', 'kvk', 'nif', 'cif', 'nip', 'tracking', 'contract', 'vertrag', 'member', 'membership', 'asiakasnumero', 'klantnummer',
+  // A Mexican CFDI's fiscal folio (its UUID) and certificate number are not the invoice's series and folio.
+  'fiscal', 'uuid', 'certificado', 'rfc',
 ]);
 
 const NET_WORDS = new Set(['net', 'netto', 'nett']);

@@ -5,7 +5,7 @@
 
 /** Each group: words that may stand for the same concept in a printed label. */
 const SYNONYM_GROUPS: string[][] = [
-  ['number', 'no', 'nr', 'num', '#', 'nummer', 'numero', 'numéro', 'número', 'n°', 'no.', 'nº', 'núm', 'ref', 'reference', 'id', 'nummer', 'nro', 'numer', 'č', 'číslo', 'cislo'],
+  ['number', 'no', 'nr', 'num', '#', 'nummer', 'numero', 'numéro', 'número', 'n°', 'no.', 'nº', 'núm', 'ref', 'reference', 'id', 'nummer', 'nro', 'numer', 'č', 'číslo', 'cislo', 'folio'],
   ['invoice', 'inv', 'bill', 'rechnung', 'facture', 'rechnungs', 'receipt', 'beleg', 'quittung', 'factura', 'fattura', 'fatura', 'factuur', 'faktura', 'lasku',
     // Inflected: Polish "numer faktury", Finnish "laskun numero".
     'faktury', 'laskun'],
