@@ -153,3 +153,10 @@ test('a South African close corporation (CC) is a legal name; a shop number afte
   assert.equal(r.company, 'Reading Room Books CC');
   assert.equal(r.address, 'Musgrave Centre Shop 208 115 Musgrave Road Berea Durban 4001');
 });
+
+test('on a scan, a title beside the name is cut off after the name\'s legal form', () => {
+  const p = ocr([[[50, 'GRANITE PEAK PLUMBING LLC'], [260, 'SERVICE INVOICE']], '4410 Canyon Rd, Boulder, CO 80301', 'Invoice # 24-1187', 'TOTAL DUE $1,968.42']);
+  p.words.find((w) => w.text === 'SERVICE')!.x0 = 212;
+  const data = extractFields({ pages: [p], fields: [{ name: 'vendor', type: 'text', description: 'Name of the seller issuing the invoice' }], dateFormat: null, detectLayout: true, detectTables: false }).data;
+  assert.equal(data.vendor, 'GRANITE PEAK PLUMBING LLC');
+});

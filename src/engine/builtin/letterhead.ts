@@ -184,6 +184,12 @@ interface Option {
   phrases: Phrase[];
 }
 
+/** A line cut after its legal form when only words without figures follow it. */
+function wordsAfterForm(text: string): string {
+  const cut = hasLegalForm(text) ? cutAtLegalForm(text) : text;
+  return /\d/.test(text.slice(cut.length)) ? text : cut;
+}
+
 function optionsOf(l: Line, ocr: boolean, above: Line | undefined): Option[] {
   const parts = l.text.split(SENDER_SEPARATOR);
   const all = { x0: l.x0, x1: l.x1, phrases: l.phrases };
@@ -191,8 +197,10 @@ function optionsOf(l: Line, ocr: boolean, above: Line | undefined): Option[] {
   const wrapped = above && formAlone(l.text) && l.y0 - above.y1 < l.height ? above.phrases.find((p) => Math.abs(p.x0 - l.x0) < l.height) : undefined;
   return [
     ...(above && wrapped ? [{ text: `${wrapped.text} ${l.text}`, line: above, bonus: 0, height: l.height, x0: Math.min(l.x0, wrapped.x0), x1: Math.max(l.x1, wrapped.x1), phrases: [wrapped, ...l.phrases] }] : []),
-    // OCR splits names at wide letter gaps, so on OCR pages the whole line is a candidate too.
-    ...(ocr ? [{ text: l.text, bonus: 0, height: l.height, ...all }] : []),
+    // OCR splits names at wide letter gaps, so on OCR pages the whole line is a candidate too, up to its
+    // legal form: a title beside the name ("GRANITE PEAK PLUMBING LLC   SERVICE INVOICE") is not the name's
+    // (an address after a county read as a form, "Kinsale Co. Cork P17 XK23", stays whole).
+    ...(ocr ? [{ text: wordsAfterForm(l.text), bonus: 0, height: l.height, ...all }] : []),
     // A phrase's own size: a small name next to a big "INVOICE" title is still small print.
     ...l.phrases.map((ph) => ({ text: ph.text, bonus: 0, height: Math.max(...ph.words.map((w) => w.y1 - w.y0)), x0: ph.x0, x1: ph.x1, phrases: [ph] })),
     // A sender line above an address window ("ACME GmbH · Main St 1 · 12345 Town") starts with the name;
