@@ -160,3 +160,9 @@ test('on a scan, a title beside the name is cut off after the name\'s legal form
   const data = extractFields({ pages: [p], fields: [{ name: 'vendor', type: 'text', description: 'Name of the seller issuing the invoice' }], dateFormat: null, detectLayout: true, detectTables: false }).data;
   assert.equal(data.vendor, 'GRANITE PEAK PLUMBING LLC');
 });
+
+test('OCR\'s O and 0 put back in a Canadian province and postal code; "StraBe" alone is Straße', () => {
+  assert.equal(read(['MAPLE LEAF GROCER', '1187 Queen St W', 'Toronto 0N M6J 1J2', 'HST # 81234 5678 RT0001', 'TOTAL $21.51']).address, '1187 Queen St W Toronto ON M6J 1J2');
+  assert.equal(read(['PRAIRIE AUTO SPA', '3302 17 Ave SE', 'Calgary AB T2A OR1', 'GST # 81234 5678', 'TOTAL $24.15']).address, '3302 17 Ave SE Calgary AB T2A 0R1');
+  assert.equal(read(['CAFE SPERL', 'Mariahilfer StraBe 112', '1070 Wien', 'UID ATU12345678', 'SUMME EUR 12,40']).address, 'Mariahilfer Straße 112 1070 Wien');
+});

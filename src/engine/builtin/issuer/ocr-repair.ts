@@ -152,6 +152,17 @@ function fixPostcodes(text: string): string {
     .replace(/(?<![\p{L}\p{N}])([A-Z]{1,2})l(?=[A-Z\d]?\s\d[A-Z]{2}(?![\p{L}\p{N}]))/gu, '$11')
     .replace(/(?<![\p{L}\p{N}])0(?=[HKR]\s+\d{5}(?:-\d{4})?(?!\d))/gu, 'O')
     .replace(/(?<![\p{L}\p{N}])C0(?=\s+\d{5}(?:-\d{4})?(?!\d))/gu, 'CO')
+    // A Canadian province and postal code (letter, digit, letter, digit, letter, digit) with O and 0, I and 1
+    // confused: "Toronto 0N M6J 1J2", "Calgary AB T2A OR1".
+    .replace(/(?<![\p{L}\p{N}])0N(?=\s+[A-Z][0-9OIl][A-Z0]\s?[0-9OIl][A-Z0][0-9OIl](?![\p{L}\p{N}]))/gu, 'ON')
+    .replace(
+      /(?<=(?:^|\s)(?:AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT)\s+)([A-Z])([0-9OIl])([A-Z0])(\s?)([0-9OIl])([A-Z0])([0-9OIl])(?![\p{L}\p{N}])/gu,
+      (_all, a: string, b: string, c: string, sp: string, d: string, e: string, f: string) => {
+        const digit = (x: string) => x.replace(/O/g, '0').replace(/[Il]/g, '1');
+        const letter = (x: string) => x.replace(/0/g, 'O');
+        return `${a}${digit(b)}${letter(c)}${sp}${digit(d)}${letter(e)}${digit(f)}`;
+      },
+    )
     // A UK postcode whose space OCR lost ("LE167NJ" is LE16 7NJ).
     .replace(/(?<![\p{L}\p{N}])([A-Z]{1,2}\d[A-Z\d]?)(\d[A-Z]{2})(?![\p{L}\p{N}])/gu, '$1 $2')
     // A capital O read as 0 before the small letters of a word ("0rlando").
@@ -164,7 +175,10 @@ function fixPostcodes(text: string): string {
 
 /** The recogniser knows no ß: "BahnhofstraBe 12", "HAUPTSTRA8E" are Bahnhofstraße, HAUPTSTRASSE. */
 function fixEszett(text: string): string {
-  return text.replace(/(?<=\p{Ll})stra[B8]e(?!\p{L})/gu, 'straße').replace(/(?<=\p{Lu})STRA[B8]E(?!\p{L})/gu, 'STRASSE');
+  return text
+    .replace(/(?<=\p{Ll})stra[B8]e(?!\p{L})/gu, 'straße')
+    .replace(/(?<![\p{L}\p{N}])Stra[B8]e(?!\p{L})/gu, 'Straße')
+    .replace(/(?<=\p{Lu})STRA[B8]E(?!\p{L})/gu, 'STRASSE');
 }
 
 /** An address row read by OCR with its letters and digits put back where each belongs. */
