@@ -147,8 +147,8 @@ test('a party field whose candidates all read badly gives its best guess instead
   assert.equal(data.customer_name, 'see www.example.com invoice page 12.03.2024');
 });
 
-test('after a deposit the balance is the amount to pay; a balance of 0 is not; a summary table\'s column sums are not the total', () => {
-  const toPay = [{ name: 'total', type: 'number' as const, description: 'Total amount to pay, including tax' }];
+test('after a deposit the balance is the amount still due; a balance of 0 is not; a summary table\'s column sums are not the total', () => {
+  const toPay = [{ name: 'total', type: 'number' as const, description: 'Balance still due after deposits' }];
   const block = (balance: string, deposit: string): FixtureLine[] => [
     'Harbour Supplies Ltd',
     [[300, 'Subtotal'], [480, '$6,470.00']],
@@ -161,8 +161,11 @@ test('after a deposit the balance is the amount to pay; a balance of 0 is not; a
   const german: FixtureLine[] = [[[300, 'Nettobetrag'], [480, '4.907,00']], [[300, 'zzgl. 20 % USt'], [480, '981,40']], [[300, 'Gesamtbetrag'], [480, '5.888,40']], [[300, 'abzgl. Anzahlung vom 03.02.2025'], [480, '-1.500,00']], [[300, 'Offener Betrag in EUR'], [480, '4.388,40']]];
   assert.equal(read(german, toPay).total, 4388.4);
   assert.equal(read(block('$0.00', '-$6,922.90'), toPay).total, 6922.9);
-  // A field that does not ask for what is left to pay keeps the invoice's total.
+  // A field that does not ask for what is left to pay keeps the invoice's total, also "to pay, including tax":
+  // a deposit is a payment on the invoice, not part of what it comes to.
   assert.equal(read(block('$4,842.90', '-$2,080.00'), [{ name: 'total', type: 'number' }]).total, 6922.9);
+  assert.equal(read(block('$4,842.90', '-$2,080.00'), [{ name: 'total', type: 'number', description: 'Total amount to pay, including tax' }]).total, 6922.9);
+  assert.equal(read(german, [{ name: 'total', type: 'number', description: 'Total amount to pay, including tax' }]).total, 5888.4);
   const summary = read(
     [
       'Ganesh Traders Pvt. Ltd.',
@@ -203,12 +206,12 @@ test("an invoice number's value under its label in a tight grid; another thing's
 });
 
 test('the amount due after a deduction beats the invoice total it came from; Czech totals', () => {
-  const toPay = [{ name: 'total', type: 'number' as const, description: 'Total amount to pay, including tax' }];
+  const toPay = [{ name: 'amount_due', type: 'number' as const, description: 'Amount to pay' }];
   const due = read(['Granite Peak IT Services, Inc.', [[300, 'Invoice Total'], [480, '$1,214.55']], [[300, 'Less: Deposit Received 09/05/2025'], [480, '-$300.00']], [[300, 'AMOUNT DUE'], [480, '$914.55']]], toPay);
-  assert.equal(due.total, 914.55);
+  assert.equal(due.amount_due, 914.55);
   const sevdesk = read(['Kaiser GmbH', [[300, 'Gesamtbetrag (brutto)'], [480, '629,38 €']], [[300, 'abzgl. Anzahlung'], [480, '-189,00 €']], [[300, 'Zahlbetrag'], [480, '440,38 €']]], toPay);
-  assert.equal(sevdesk.total, 440.38);
-  assert.equal(read(['Stavebniny Hořice a.s.', 'Faktura - daňový doklad', [[300, 'DPH 21 %'], [480, '2 210,00']], [[300, 'Celkem k úhradě'], [480, '12 734,00 Kč']]], toPay).total, 12734);
+  assert.equal(sevdesk.amount_due, 440.38);
+  assert.equal(read(['Stavebniny Hořice a.s.', 'Faktura - daňový doklad', [[300, 'DPH 21 %'], [480, '2 210,00']], [[300, 'Celkem k úhradě'], [480, '12 734,00 Kč']]], toPay).amount_due, 12734);
 });
 
 test('a postcode beside a stacked "Invoice Number" label is not the number; a tagline with dots is no sender line', () => {

@@ -166,3 +166,32 @@ test('OCR\'s O and 0 put back in a Canadian province and postal code; "StraBe" a
   assert.equal(read(['PRAIRIE AUTO SPA', '3302 17 Ave SE', 'Calgary AB T2A OR1', 'GST # 81234 5678', 'TOTAL $24.15']).address, '3302 17 Ave SE Calgary AB T2A 0R1');
   assert.equal(read(['CAFE SPERL', 'Mariahilfer StraBe 112', '1070 Wien', 'UID ATU12345678', 'SUMME EUR 12,40']).address, 'Mariahilfer Straße 112 1070 Wien');
 });
+
+test('the legal name behind a brand: printed after it with its number, without the brand\'s article, or as the operator', () => {
+  const books = read(['Dog-Eared', 'BOOKS', '214 Brunswick St', 'Fitzroy VIC 3065', 'TAX INVOICE', '03/10/2024 14:22', 'The Salt Path 24.99', 'TOTAL $24.99', 'EFTPOS 24.99', 'Dog-Eared Books Pty Ltd ABN 12 345 678 901']);
+  assert.equal(books.company, 'Dog-Eared Books Pty Ltd');
+  const cafe = read(['The Daily Grind', '14 Market Street', 'Hebden Bridge HX7 6AA', 'Sat 22 Jun 2024 at 08:47', 'Flat White x 2 6.80', 'Total 6.80', 'Visa 6.80', 'Daily Grind Coffee Ltd · Company No. 11872345']);
+  assert.equal(cafe.company, 'Daily Grind Coffee Ltd');
+  const post = read(['ASHBY ROAD POST OFFICE', '212 Ashby Road', 'Loughborough LE11 3AG', 'Operated by Kingsley Retail Services Ltd', 'VAT Reg No: 199 4471 20', 'Branch FAD: 284517 Node: 2', 'Session: 4-118722 Clerk: SK', 'Date: 11/09/2024 Time: 15:32', '1st Class Stamp Book x4 5.40 E', 'TOTAL TO PAY £5.40']);
+  assert.equal(post.company, 'Kingsley Retail Services Ltd');
+  assert.equal(post.address, '212 Ashby Road Loughborough LE11 3AG');
+  const unit = read(['HOTEL SRI ANNAPOORNA', '(A Unit Of SRI ANNAPOORNA FOODS)', 'No. 14, Usman Road, T. Nagar, Chennai - 600017', 'GSTIN: 33AABCS1234F1Z5', 'Date: 08/12/2023', 'Masala Dosa 2 218.00', 'Grand Total 218.00']);
+  assert.equal(unit.company, 'SRI ANNAPOORNA FOODS');
+  assert.equal(unit.address, 'No. 14, Usman Road, T. Nagar, Chennai - 600017');
+});
+
+test('"Total includes GST of" states the tax; a date glued to its label; the buyer\'s form at the foot is not the shop\'s address', () => {
+  const gst = read(['Dog-Eared Books', '214 Brunswick St', 'Fitzroy VIC 3065', 'Subtotal 101.94', 'TOTAL $99.44', 'Total includes GST of $9.04']);
+  assert.equal(gst.total, 99.44);
+  const glued = read(['SEGARMART', 'PT SEGAR RETAIL NUSANTARA', 'JL. RAYA BOGOR KM 23 NO.5', 'TOTAL 153.700', 'TUNAI : 200.000', 'Tgl.05-03-2024 19:41:22']);
+  assert.equal(glued.date, '2024-03-05');
+  const form = read(['BOTICA SAN ROQUE', 'SAN ROQUE HEALTHCARE CORP.', 'VAT REG TIN: 009-876-543-00000', 'SALES INVOICE', 'TOTAL AMOUNT DUE 1,070.50', 'CASH 1,100.00', 'Sold to:', 'Address:', 'TIN', 'Salamat po!']);
+  assert.notEqual(form.address, 'TIN');
+});
+
+test('OCR\'s digits inside the words of an address are put back: Cre5cent, 0ak, P.0. Box, 0slo', () => {
+  assert.equal(read(['ZIPCAB PTE LTD', '10 Ubi Cre5cent #05-12', 'Singapore 408564', 'TOTAL 12.40']).address, '10 Ubi Crescent #05-12 Singapore 408564');
+  assert.equal(read(['HARVEST LANE MARKET', '1450 0ak Grove Rd', 'Walnut Creek, CA 94598', 'TOTAL 41.76']).address, '1450 Oak Grove Rd Walnut Creek, CA 94598');
+  assert.equal(read(['NAKUMART LTD', 'Moi Avenue, Tumaini House', 'P.0. BOx 12345-00100, Nairobi', 'TOTAL 820.00']).address, 'Moi Avenue, Tumaini House P.O. BOx 12345-00100, Nairobi');
+  assert.equal(read(['Bypark Drift AS', 'Torggata 5, 0181 0slo', 'Belop kr 196,00']).address, 'Torggata 5, 0181 Oslo');
+});

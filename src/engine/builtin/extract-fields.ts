@@ -10,7 +10,7 @@ import { formatDate } from './format-date.js';
 import { labelCandidates, type Candidate } from './label-candidates.js';
 import { readsMonthFirst, type CalendarDate } from './parse-date.js';
 import { askedDateWords, dateFallback, paidAmount, rankCandidates } from './role-rules.js';
-import { askedParty, labelNamesParty, type PartyAsk } from './issuer/party-cues.js';
+import { askedParty, findCues, labelNamesParty, type PartyAsk } from './issuer/party-cues.js';
 import { pickParty, type PartyPick } from './issuer/pick-party.js';
 import { readTable, type TableResult } from './extract-table.js';
 import type { TypedValue, ValueContext } from './typed-value.js';
@@ -92,7 +92,10 @@ function fromCandidate(best: Candidate, ranked: Candidate[], terms: FieldTerms, 
 
 function extractScalarWithEvidence(terms: FieldTerms, doc: DocumentFacts, party: PartyAsk | null): ScalarResult {
   // The seller's fields take no value labelled for the buyer or the delivery ("Lieferadresse", "Shipping address").
-  const own = (c: Candidate) => party?.party !== 'seller' || !(labelNamesParty(c.labelTokens, 'buyer') || labelNamesParty(c.labelTokens, 'ship_to'));
+  // Nor one of the buyer's form under its cue ("Sold to:" / "Address:" / "TIN:" at the foot of a receipt).
+  const buyerCues = party?.party === 'seller' ? findCues(doc.lines).filter((c) => c.party !== 'seller') : [];
+  const inBuyerForm = (c: Candidate) => buyerCues.some((b) => b.line.page === c.labelLine.page && c.labelLine.index > b.line.index && c.labelLine.index <= b.line.index + 3 && c.labelLine.x0 < b.phrase.x1 && c.labelLine.x1 > b.phrase.x0);
+  const own = (c: Candidate) => party?.party !== 'seller' || !(labelNamesParty(c.labelTokens, 'buyer') || labelNamesParty(c.labelTokens, 'ship_to') || inBuyerForm(c));
   const ranked = rankCandidates(labelCandidates(doc.lines, terms, doc.ctx).filter(own), terms, doc.lines.length, doc.lines);
   const best = ranked[0];
   // A party's name is chosen among its labelled values and the page's own evidence (letterhead, cues).

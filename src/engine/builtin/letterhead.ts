@@ -12,7 +12,7 @@ import { cutAtLegalForm, hasLegalForm, hasTradeWord, isLegalFormWord, looksLikeC
 import { repairNameText } from './issuer/ocr-repair.js';
 import { blockOf, type BlockLine, type Cue } from './issuer/party-cues.js';
 import { addressLike, hasLetteredPostcode, meanConf, NOT_A_NAME, REGISTRATION_LINE, streetAddress } from './issuer/line-signs.js';
-import { isRegisterEntry, registeredName } from './issuer/legal-register.js';
+import { isRegisterEntry, OPERATOR_PREFIX, registeredName } from './issuer/legal-register.js';
 
 export interface NameCandidate {
   text: string;
@@ -152,12 +152,19 @@ export function nameEvidence(text: string, line: Line): number {
 /** A legal form without a name ("Pty Ltd" wrapped under its name, "SARL" opening "SARL au capital de ..."). */
 const formAlone = (text: string): boolean => hasLegalForm(text) && !/\p{L}{2}/u.test(withoutLegalForm(text).replace(/[&,.]/g, ''));
 
+/** A name and the tax or register number printed after its legal form ("… Pty Ltd ABN 12 345 678 901"): the name. */
+function withoutTaxNumber(text: string): string {
+  const cut = hasLegalForm(text) ? cutAtLegalForm(text) : text;
+  return TAX_ID.exec(text.slice(cut.length).replace(/^[\s·•|,;-]+/, ''))?.index === 0 ? cut : text;
+}
+
 /** Name text cut from a phrase or line: without a document title, a leading label or a trailing registration number. */
 export function cleanName(raw: string, ocr: boolean, minLetters = 4): string | null {
-  const text = raw
+  const text = withoutTaxNumber(raw)
     .replace(DOC_TYPE_WORD, '')
     .replace(TRAILING_REG_NO, '')
     .replace(/^[^:]{0,25}:\s*/, '')
+    .replace(OPERATOR_PREFIX, '')
     .replace(DEPARTMENT, '')
     .replace(/[,;]+$/, '')
     // A name run into its legal mention beside it ("ACME SAS" + "SAS au capital de …"): the form once.

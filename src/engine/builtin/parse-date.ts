@@ -81,7 +81,7 @@ const patterns: Pattern[] = [
   },
   // 15/11/2019, 11/15/2019, 15.11.2019, 12-01-19, 15.11.19
   {
-    re: new RegExp(`(?<![\\d.,/])(\\d{1,2})\\s?(${SEP})\\s?(\\d{1,2})\\s?\\2\\s?(${YEAR_THEN_TIME}|${SHORT_YEAR_THEN_TIME}|(?:\\d{4}|\\d{2})(?![\\d/]|[.,]\\d))`, 'g'),
+    re: new RegExp(`(?<![\\d,/])(?<!\\d\\.)(\\d{1,2})\\s?(${SEP})\\s?(\\d{1,2})\\s?\\2\\s?(${YEAR_THEN_TIME}|${SHORT_YEAR_THEN_TIME}|(?:\\d{4}|\\d{2})(?![\\d/]|[.,]\\d))`, 'g'),
     build: (m, monthFirst) => {
       const a = +m[1];
       const b = +m[3];

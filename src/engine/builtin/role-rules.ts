@@ -87,8 +87,9 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
   // The field's own name words, before synonyms ("total" has "due" among its synonyms).
   const asksForDue = terms.name.toLowerCase().split(/[_\s]+/).some((w) => DUE_WORDS.has(w));
   const asked = askedDateWords(terms);
-  // "Total amount to pay", "amount_due": after a deposit or a payment the balance is what is to pay.
-  const asksToPay = asksForDue || /\b(?:pay|payable|due|balance)\b/i.test(terms.description);
+  // "amount_due", "Balance still to pay": after a deposit or a payment the balance is what is asked. A
+  // total "to pay, including tax" is the invoice's total: what the invoice comes to, the deposit a payment on it.
+  const asksToPay = asksForDue || /\b(?:due|balance|outstanding|remaining|still|left)\b/i.test(terms.description);
   for (const c of cands) {
     const position = numLines > 1 ? c.line.index / (numLines - 1) : 0;
     if (terms.role === 'total') {
@@ -98,7 +99,9 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       // "Net à payer" is the sum to pay: "net" there means after deductions, not before tax.
       const toPay = c.labelTokens.some((t) => TO_PAY_WORDS.has(t));
       const partial = c.labelTokens.filter((t) => !(inclusive && TAX_WORDS.has(t)) && !(toPay && !TAX_WORDS.has(t)));
-      c.partial = hasWord(partial, PARTIAL_TOTAL_WORDS);
+      // "Total includes GST of $9.04", "GST of 2.57": a statement of the tax the total holds, whose sum is the tax.
+      const taxStated = c.labelTokens.some((t, i) => TAX_WORDS.has(t) && (c.labelTokens[i + 1] === 'of' || /^includes?$/.test(c.labelTokens[i - 1] ?? '')));
+      c.partial = taxStated || hasWord(partial, PARTIAL_TOTAL_WORDS);
       if (c.partial) c.score -= 0.7;
       if (hasWord(c.labelTokens, GRAND_TOTAL_WORDS)) c.score += 0.3;
       // "Amount due" may differ from the grand total (prepaid, partial payments), so it loses to a plain
@@ -168,7 +171,10 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
   // What is left to pay beats the total it was worked out from.
   if (terms.role === 'total' && asksToPay) {
     const top = Math.max(...cands.map((c) => c.score));
-    for (const c of cands.filter((x) => isBalanceAfterDeduction(x, cands, lines))) c.score = Math.max(c.score + 0.6, top + 0.05);
+    for (const c of cands.filter((x) => isBalanceAfterDeduction(x, cands, lines, true))) c.score = Math.max(c.score + 0.6, top + 0.05);
+  } else if (terms.role === 'total') {
+    // ... and loses to it when the field asks for the total: a deposit or advance is a payment on the invoice.
+    for (const c of cands.filter((x) => isBalanceAfterDeduction(x, cands, lines, false))) c.score -= 0.6;
   }
   cands.sort((a, b) => b.score - a.score);
   // The best label names a part (subtotal, tax, net) and the payment lines show another sum: the
@@ -192,7 +198,7 @@ const DEDUCTION_LINE = /^\W*less\b|\b(deposits?|advances?|prepaid|prepayments?|p
  * "Balance Due 4,842.90"; "Acompte versé", "Net à payer") that is the total less the deduction: what is left to pay. A balance of 0
  * (paid in full) is not.
  */
-function isBalanceAfterDeduction(c: Candidate, cands: Candidate[], lines: Line[]): boolean {
+function isBalanceAfterDeduction(c: Candidate, cands: Candidate[], lines: Line[], discounts: boolean): boolean {
   if (c.value.kind !== 'number' || c.value.value <= 0 || !(hasWord(c.labelTokens, DUE_WORDS) || c.labelTokens.some((t) => TO_PAY_WORDS.has(t)))) return false;
   const balance = c.value.value;
   return cands.some((t) => {
@@ -200,7 +206,7 @@ function isBalanceAfterDeduction(c: Candidate, cands: Candidate[], lines: Line[]
     const total = t.value.value;
     return lines.slice(t.line.index + 1, c.line.index).some((l) => {
       // A discount under the sum of the items takes it to what is to pay as a deposit does.
-      if (!DEDUCTION_LINE.test(l.text) && !DISCOUNT_LINE.test(l.text)) return false;
+      if (!DEDUCTION_LINE.test(l.text) && !(discounts && DISCOUNT_LINE.test(l.text))) return false;
       const deducted = findAmounts(l.text).filter((a) => a.decimals).at(-1);
       return deducted !== undefined && Math.abs(total - Math.abs(deducted.value) - balance) < 0.015;
     });

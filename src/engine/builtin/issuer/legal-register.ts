@@ -11,6 +11,13 @@ const REGISTER_WORDS =
 /** A line that is a register entry itself ("RCS de Lyon n° 437 254 427", "HRB 6089"), not a name before one. */
 export const isRegisterEntry = (text: string): boolean => REGISTER_WORDS.exec(text.trim())?.index === 0;
 
+/**
+ * The company that runs a shop or brand, named as such ("Operated by Kingsley Retail Services Ltd", "(A Unit
+ * of Sri Annapoorna Foods)", "a division of …"): its legal name, legal form or not.
+ */
+export const OPERATOR_PREFIX = /^\W*(?:(?:owned\s+(?:&|and)\s+)?operated\s+by|a\s+(?:unit|division|subsidiary)\s+of)\b\s*:?\s*/iu;
+const OPERATOR = new RegExp(`${OPERATOR_PREFIX.source}([^()]{4,60}?)\\s*\\)?$`, 'iu');
+
 /** Separators between the parts of a footer line ("ACME GmbH · Street 1 · Town", "ACME SAS − RCS Paris"). */
 const PART_SEPARATOR = /\s+[-–—−·•●|]\s+|\s*[·•●|]\s*|,\s+/;
 
@@ -21,6 +28,8 @@ const PART_SEPARATOR = /\s+[-–—−·•●|]\s+|\s*[·•●|]\s*|,\s+/;
  */
 export function registeredName(line: Line, next: Line | undefined): string | null {
   const text = line.text.trim();
+  const operator = OPERATOR.exec(text);
+  if (operator) return operator[1].trim();
   const at = REGISTER_WORDS.exec(text);
   if (at && at.index > 0) {
     // Running text after the form is not the name ("ACME Ltd is registered in England").

@@ -57,6 +57,8 @@ export function restoreSpacing(text: string): string {
  * is a 1 ending a capitalised lower-case word ("Leve1") and an l before a consonant starting a word ("lpoh");
  * in a name also a 0 ending a capitalised abbreviation ("C0." for "CO.").
  */
+const UNIT = /^(?:kg|mg|ml|cl|mm|cm|km|lb|lbs|oz|pcs|min|sec|hrs|kwh|gal)$/i;
+
 export function fixDigitsInWords(text: string, opts: { name: boolean }): string {
   // Two zeros between letters are two O's ("F00D" in a monospaced font).
   let out = text.replace(/(?<=\p{L})00(?=\p{L})/gu, (z, at: number, s: string) => (/\p{Ll}/u.test(s[at - 1]) ? 'oo' : 'OO'));
@@ -64,6 +66,11 @@ export function fixDigitsInWords(text: string, opts: { name: boolean }): string 
     if (d === '0') return /\p{Ll}/u.test(s[at - 1]) && /\p{Ll}/u.test(s[at + 1]) ? 'o' : 'O';
     return /\p{Ll}/u.test(s[at + 1]) ? 'l' : 'I';
   });
+  // A 5 between lower-case letters is an s ("Cre5cent"); a 0 before lower-case letters starts a capitalised
+  // word ("0ak Grove", "0slo"), unless they are a unit ("0kg"); P.0. Box is a post office box.
+  out = out.replace(/(?<=\p{Ll})5(?=\p{Ll})/gu, 's');
+  out = out.replace(/(?<![\p{L}\p{N}.,])0(?=(\p{Ll}{2,}))/gu, (z, rest: string) => (UNIT.test(rest) ? z : 'O'));
+  out = out.replace(/(?<![\p{L}\p{N}])P\.\s?0\.(?=\s?B[O0o]x)/gu, 'P.O.');
   // A word in lower case does not end in a digit 1: it is an l ("Leve1 6").
   out = out.replace(/(?<=\p{Lu}\p{Ll}+)1(?![\p{L}\p{N}])/gu, 'l');
   // No word starts with a lower-case l and a consonant: it is a capital I ("Jalan lpoh").

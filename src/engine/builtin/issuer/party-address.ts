@@ -3,6 +3,8 @@ import type { Line } from '../../layout/lines.js';
 import { readByOcr } from '../../layout/lines.js';
 import { findDates } from '../parse-date.js';
 import { repairAddressText } from './ocr-repair.js';
+import { isLegalFormWord } from './legal-forms.js';
+import { OPERATOR_PREFIX } from './legal-register.js';
 import { ADDRESS_STOP, addressLike, bareNumber, garbledRead, isJunk, meanConf, PHONE, REGISTRATION_LINE } from './line-signs.js';
 
 export interface AddressRow {
@@ -84,6 +86,9 @@ const STORE_NUMBER = /^(?:store|filiale|branch|outlet|magasin|tienda|negozio|win
 /** A shop's founding year under its name ("Since 1987", "Seit 1952", "Desde 1969", "Est. 2004"): a slogan, not its address. */
 const FOUNDED = /^\W*(?:since|est\.?|estd\.?|established|founded|seit|gegr\.?|gegründet|depuis|desde|dal|dall'|sinds|sedan|siden|od)\s*\d{4}\W*$/i;
 
+/** A row that names a company: its operator, or a name ending in its legal form, without figures. */
+const companyRow = (text: string): boolean => OPERATOR_PREFIX.test(text) || (!/\d/.test(text) && isLegalFormWord(text.trim().split(/\s+/).at(-1) ?? '') && !addressLike(text));
+
 /** OCR read a row this unsurely (mean word confidence): it may be a misread address row. */
 const UNSURE_ROW = 70;
 
@@ -109,6 +114,11 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
     if (out.length === 0) {
       // Before the address: the registration and tax numbers, a branch or licence line.
       if (REGISTRATION_LINE.test(text) || FOUNDED.test(text) || bareNumber(text) || /^[\p{L} .]{2,15}:\s*[\w-]*\d[\w-]*$/u.test(text)) continue;
+      // A till's labelled data ("Session: 4-118722 Clerk: SK", "Date: 11/09/2024 Time: 15:32") is not an address.
+      if ((text.match(/\p{L}{2,}\.?\s?:/gu) ?? []).length >= 2) {
+        if (++skipped > 2) break;
+        continue;
+      }
       if (findDates(text).length || PHONE.test(text)) {
         if (++skipped > 2) break;
         continue;
@@ -126,7 +136,8 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
     } else if (LABELLED.test(text)) break;
     // A price at the end of a line means the items have started.
     // So does a count of an item ("2 X ADULT SINGLE") or a ticket's fare zone.
-    if (ADDRESS_STOP.test(text) || STORE_NUMBER.test(text) || findDates(text).length || PHONE.test(text) || (bareNumber(text) && !UNIT_NUMBER.test(text)) || EU_VAT_ID_ROW.test(text) || /\d[.,]\d{2}$/.test(text) || ITEM_COUNT.test(text)) break;
+    // So does a company's name ("Operated by Kingsley Retail Services Ltd" under the shop's address).
+    if (ADDRESS_STOP.test(text) || STORE_NUMBER.test(text) || companyRow(text) || findDates(text).length || PHONE.test(text) || (bareNumber(text) && !UNIT_NUMBER.test(text)) || EU_VAT_ID_ROW.test(text) || /\d[.,]\d{2}$/.test(text) || ITEM_COUNT.test(text)) break;
     // A registration number run into the first address line ("789117-W NO.53 ...") is not address;
     // five digits alone are a postcode ("40150 SHAH ALAM").
     used.push(row);

@@ -189,14 +189,15 @@ function unlabelledBuyers(lines: Line[], first: Line[], cues: Cue[]): NameCandid
 /**
  * A name found at the foot of its page ("Thanks for shopping at ACME Market") has no address under it:
  * the address is the letterhead's, the first one under any of the page's top lines (a logo's words,
- * misread, may stand over it on lines of their own).
+ * misread, may stand over it on lines of their own). So is the address over a legal line under the
+ * brand ("ASHBY ROAD POST OFFICE" / "212 Ashby Road" / … / "Operated by Kingsley Retail Services Ltd").
  */
 function letterheadAddress(lines: Line[], name: NameCandidate): PartyAddress | null {
   const page = lines.filter((l) => l.page === name.line.page);
-  if (page.indexOf(name.line) < page.length / 2) return null;
+  const foot = page.indexOf(name.line) >= page.length / 2;
   for (const top of page.slice(0, LETTERHEAD_LINES)) {
     const address = readAddress(rowsUnder(lines, { line: top, x0: top.x0, x1: top.x1 }));
-    if (address) return address;
+    if (address && (foot || address.rows.every((r) => r.line.index < name.line.index))) return address;
   }
   return null;
 }
@@ -246,15 +247,19 @@ const sharesWord = (a: string, b: string): boolean => {
  */
 function legalNameOf(name: string, lines: Line[]): string {
   if (hasLegalForm(name) || name.length < 3) return name;
+  // The brand's article is not the company's ("The Daily Grind" / "Daily Grind Coffee Ltd").
+  const bare = name.replace(/^(?:the|le|la|les|der|die|das|el|il|lo|het)\s+(?=\p{L}{3})/iu, '');
+  const names = bare === name ? escapeRegExp(name) : `${escapeRegExp(name)}|${escapeRegExp(bare)}`;
   // A comma before a legal form is part of the name ("Contas Certas - Contabilidade e Gestão, Lda.").
-  const start = new RegExp(`(?:^|[|·•,–—-]\\s*)(${escapeRegExp(name)}\\s(?:[^|·•,]|,(?=\\s*${FORM_AFTER_COMMA})){1,60}?)(?:\\s*(?:[|·•–—]|,(?!\\s*${FORM_AFTER_COMMA}))|$)`, 'iu');
+  const start = new RegExp(`(?:^|[|·•,–—-]\\s*)((?:${names})\\s(?:[^|·•,]|,(?=\\s*${FORM_AFTER_COMMA})){1,60}?)(?:\\s*(?:[|·•–—]|,(?!\\s*${FORM_AFTER_COMMA}))|$)`, 'iu');
   for (const l of lines) {
     for (const p of l.phrases) {
       const m = start.exec(p.text);
       const full = m?.[1].trim();
-      if (!full || !hasLegalForm(full) || full.split(/\s+/).length > 8) continue;
-      // Up to the legal form's end: "Keller Elektrotechnik GmbH & Co. KG", not what follows it.
-      return cutAtLegalForm(full);
+      if (!full || !hasLegalForm(full)) continue;
+      // Up to the legal form's end: "Keller Elektrotechnik GmbH & Co. KG", not what follows it ("… Pty Ltd ABN 12 345 678 901").
+      const legal = cutAtLegalForm(full);
+      if (legal.split(/\s+/).length <= 8) return legal;
     }
   }
   return name;
