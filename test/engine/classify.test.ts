@@ -157,3 +157,10 @@ test('a statement, a payment reminder and an agenda are other papers; a subject 
   }
   assert.equal(classifyPages({ pages: [makePage(agenda)], classes: THREE }).label, 'other');
 });
+
+test('Vietnamese and Norwegian till slips are receipts; a Hungarian invoice is an invoice', () => {
+  const label = (lines: string[]) => classifyPages({ pages: [makePage(lines)], classes: CLASSES }).label;
+  assert.equal(label(['PHO BAC 1950', 'HOA DON THANH TOAN', 'So HD: 000231 Ban: 05', 'Ngay: 05/03/2024 Thu ngan: Lan', 'Pho bo tai nam 2 65.000 130.000', 'Tong cong: 365.040', 'Tien khach dua: 400.000', 'Tien thoi lai: 34.960', 'Cam on quy khach! Hen gap lai!']), 'receipt');
+  assert.equal(label(['BYPARK', 'Bypark Drift AS', 'KVITTERING', 'Automat: 03', 'Inn: 05.03.2024 09:12', 'Belop kr 196,00', 'Bankkort **** 7719', 'Takk for besoket!']), 'receipt');
+  assert.equal(label(['Duna Nyomda Kft.', 'SZÁMLA', 'Számla sorszáma: DN-2024-00418', 'Teljesítés dátuma: 2024.05.14.', 'Fizetési határidő: 2024.05.29.', 'Nettó összesen 545 900 Ft', 'ÁFA 27% 147 393 Ft', 'Fizetendő 693 293 Ft']), 'invoice');
+});

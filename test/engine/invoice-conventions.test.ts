@@ -353,3 +353,34 @@ test('a Mexican invoice\'s series and folio is its number, not the fiscal folio 
   );
   assert.deepEqual(data, { invoice_number: 'A-10482', date: '2025-04-09' });
 });
+
+test('the legal name named by the page: "is a trading name of", "is operated by", a Razón Social; the buyer beside a cue without colon', () => {
+  const dental = read(['Invoice   Harbourview Dental', '14 Harbour Road, Howth, Co. Dublin', 'Invoice No. HVD-24-0917', 'Total €360.00', 'Harbourview Dental is a trading name of Harbourview Dental Care Limited, registered in Ireland, CRO No. 612845.'], [VENDOR_FIELD]);
+  assert.equal(dental.vendor, 'Harbourview Dental Care Limited');
+  const hotel = read(
+    [
+      'ASTERIA',
+      'SUITES · NAXOS',
+      'Kalliste Touristiki A.E. – Hotel Enterprises · Agios Prokopios Beach, 843 00 Naxos, Greece',
+      'INVOICE',
+      [[50, 'Bill to'], [110, 'Nordlicht Reisen GmbH'], [350, 'Guest Dr. Katrin Vogel']],
+      [[110, 'Friedrichstraße 95'], [350, 'Room 214']],
+      [[300, 'Total'], [480, '1,284.00']],
+      'Asteria Suites Naxos is operated by Kalliste Touristiki A.E. · Registered office: Agios Prokopios, 843 00 Naxos',
+    ],
+    [VENDOR_FIELD],
+  );
+  assert.equal(hotel.vendor, 'Kalliste Touristiki A.E.');
+  const razon = read(['DISTRIBUIDORA PAMPEANA', 'Av. Colón 1450, Córdoba', 'FACTURA A', 'Razón Social: DISTRIBUIDORA PAMPEANA S.R.L.', 'CUIT: 30-71234567-9'], [VENDOR_FIELD]);
+  assert.equal(razon.vendor, 'DISTRIBUIDORA PAMPEANA S.R.L.');
+});
+
+test('totals, dates and taxes in Turkish and Hungarian; Greek, Turkish and Vietnamese legal forms', () => {
+  const fields: FieldDefinition[] = [...PARTS, { name: 'date', type: 'date', description: 'Invoice date' }, VENDOR_FIELD];
+  const tr = read(['ANADOLU TEKSTİL TOPTAN TİCARET A.Ş.', 'Fatura Tarihi: 12-06-2024', [[300, 'Mal Hizmet Toplam Tutarı'], [480, '315.800,00 TL']], [[300, 'Hesaplanan KDV(%20)'], [480, '58.934,80 TL']], [[300, 'Ödenecek Tutar'], [480, '353.608,80 TL']]], fields);
+  assert.deepEqual([tr.total, tr.tax_amount, tr.date, tr.vendor], [353608.8, 58934.8, '2024-06-12', 'ANADOLU TEKSTİL TOPTAN TİCARET A.Ş.']);
+  const hu = read(['Duna Nyomda Kft.', 'Számla kelte: 2024.05.14.', [[300, 'Nettó összesen'], [480, '545 900 Ft']], [[300, 'ÁFA 27%'], [480, '147 393 Ft']], [[300, 'Fizetendő'], [480, '693 293 Ft']]], fields);
+  assert.deepEqual([hu.total, hu.tax_amount], [693293, 147393]);
+  assert.equal(read(['Kalliste Touristiki A.E.', 'Agios Prokopios Beach, 843 00 Naxos', 'Invoice No. A-1874'], [VENDOR_FIELD]).vendor, 'Kalliste Touristiki A.E.');
+  assert.equal(read(['PHO BAC 1950', 'CONG TY TNHH AM THUC BAC HA', 'MST: 0312345678'], [VENDOR_FIELD]).vendor, 'CONG TY TNHH AM THUC BAC HA');
+});

@@ -195,3 +195,12 @@ test('OCR\'s digits inside the words of an address are put back: Cre5cent, 0ak, 
   assert.equal(read(['NAKUMART LTD', 'Moi Avenue, Tumaini House', 'P.0. BOx 12345-00100, Nairobi', 'TOTAL 820.00']).address, 'Moi Avenue, Tumaini House P.O. BOx 12345-00100, Nairobi');
   assert.equal(read(['Bypark Drift AS', 'Torggata 5, 0181 0slo', 'Belop kr 196,00']).address, 'Torggata 5, 0181 Oslo');
 });
+
+test("where a shop's address ends: a till's rows, a currency heading, the title; an address label; Norwegian and Vietnamese totals", () => {
+  assert.equal(read(['SEGARMART', 'PT SEGAR RETAIL NUSANTARA', 'JL. RAYA BOGOR KM 23 NO.5', 'CIRACAS, JAKARTA TIMUR 13740', '2231-SM CIRACAS RAYA/1/2231/KASIR-04', 'TOTAL 153.700']).address, 'JL. RAYA BOGOR KM 23 NO.5 CIRACAS, JAKARTA TIMUR 13740');
+  assert.equal(read(['FrischMarkt', 'Filiale Nurnberg-Sud', 'Allersberger Str. 120', '90461 Nurnberg', 'EUR', 'Bio Vollmilch 3,8%', '2 x 1,29 2,58 A', 'zu zahlen 2,58', 'FrischMarkt Handels GmbH', 'HRB 31102 AG Nurnberg']).address, 'Allersberger Str. 120 90461 Nurnberg');
+  const parking = read(['BYPARK', 'Bypark Drift AS', 'Torggata 5, 0181 Oslo', 'KVITTERING', 'Automat: 03', 'Belop kr 196,00', 'herav MVA 25% 39,20', 'Takk for besoket!']);
+  assert.deepEqual([parking.address, parking.total], ['Torggata 5, 0181 Oslo', 196]);
+  const pho = read(['PHO BAC 1950', 'CONG TY TNHH AM THUC BAC HA', 'MST: 0312345678', 'D/c: 125 Nguyen Thai Hoc, P. Cau Ong Lanh,', 'Quan 1, TP. Ho Chi Minh', 'DT: 0283821 4567', 'HOA DON THANH TOAN', 'Ngay: 05/03/2024', 'Thanh tien: 338.000', 'Tong cong: 365.040', 'Tien khach dua: 400.000']);
+  assert.deepEqual([pho.company, pho.address, pho.total], ['CONG TY TNHH AM THUC BAC HA', '125 Nguyen Thai Hoc, P. Cau Ong Lanh, Quan 1, TP. Ho Chi Minh', 365040]);
+});

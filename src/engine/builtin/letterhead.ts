@@ -137,7 +137,8 @@ export function nameEvidence(text: string, line: Line): number {
   const tokens = tokenize(text);
   if (!hasLegalForm(text) && [tokens[0], tokens[tokens.length - 1]].some((t) => LABEL_WORDS.has(t))) score -= 0.4;
   // The address under the name is not the name, also where a county reads as a legal form ("Kinsale Co. Cork P17 XK23").
-  if ((addressLike(text) && !looksLikeCompany(text)) || hasLetteredPostcode(text)) score -= 0.4;
+  // An Irish county ("…, Howth, Co. Dublin") is no company form.
+  if ((addressLike(text) && !looksLikeCompany(text.replace(/\bCo\.?\s+\p{Lu}\p{Ll}+$/u, ''))) || hasLetteredPostcode(text)) score -= 0.4;
   // A street address whose street is named for a trade ("4381 MARKET ST") is still an address.
   else if (streetAddress(text)) score -= 0.8;
   // Names are printed in capitals or title case; an all-lower-case line is a slogan or noise.

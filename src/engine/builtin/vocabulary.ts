@@ -10,9 +10,11 @@ const SYNONYM_GROUPS: string[][] = [
     // Inflected: Polish "numer faktury", Finnish "laskun numero".
     'faktury', 'laskun'],
   // Also Spanish/Portuguese/Italian (fecha, data, emisión), Dutch/Scandinavian (datum, dato), Malay/Indonesian (tarikh, tanggal).
-  ['date', 'dated', 'datum', 'issued', 'issue', 'rechnungsdatum', 'belegdatum', 'fecha', 'data', 'dato', 'tarikh', 'tanggal', 'tgl', 'emisión', 'emision', 'emissão', 'émission', 'ausstellungsdatum', 'wystawienia'],
+  ['date', 'dated', 'datum', 'issued', 'issue', 'rechnungsdatum', 'belegdatum', 'fecha', 'data', 'dato', 'tarikh', 'tanggal', 'tgl', 'emisión', 'emision', 'emissão', 'émission', 'ausstellungsdatum', 'wystawienia',
+    // Turkish, Hungarian, Vietnamese.
+    'tarih', 'tarihi', 'kelte', 'dátum', 'ngày', 'ngay'],
   ['total', 'amount', 'amt', 'sum', 'gesamt', 'gesamtbetrag', 'summe', 'betrag', 'montant', 'ttc', 'balance', 'due', 'payable', 'endbetrag', 'zahlbetrag', 'rechnungsbetrag', 'bruttobetrag', 'brutto', 'gross',
-    'totale', 'totaal', 'importe', 'importo', 'bedrag', 'valor', 'montante', 'totalt', 'summa', 'belopp', 'beløb', 'beløp',
+    'totale', 'totaal', 'importe', 'importo', 'bedrag', 'valor', 'montante', 'totalt', 'summa', 'belopp', 'beløb', 'beløp', 'belop',
     // "to pay": zu zahlen, net à payer, te betalen, att betala, a pagar, da pagare.
     'zahlen', 'payer', 'betalen', 'betala', 'betale', 'pagar', 'pagare',
     // Finnish and Polish: yhteensä, maksettava, razem, suma, do zapłaty; Czech celkem, Malay/Indonesian jumlah, Filipino kabuuan.
@@ -22,10 +24,12 @@ const SYNONYM_GROUPS: string[][] = [
     // What a ticket costs: fare, Fahrpreis, Parkgebühr.
     'fare', 'fahrpreis', 'parkgebühr', 'parkgebuhr', 'gebühr', 'gebuhr',
     // Czech "Celkem k úhradě".
-    'celkem', 'úhradě', 'uhrade'],
+    'celkem', 'úhradě', 'uhrade',
+    // Turkish "Ödenecek Tutar", "Toplam"; Hungarian "Fizetendő", "Összesen", "Végösszeg"; Vietnamese "Tổng cộng".
+    'toplam', 'tutar', 'tutarı', 'ödenecek', 'odenecek', 'fizetendő', 'fizetendo', 'összesen', 'osszesen', 'végösszeg', 'vegosszeg', 'tổng cộng', 'tong cong'],
   ['vendor', 'seller', 'supplier', 'from', 'company', 'merchant', 'issuer', 'store', 'shop', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur', 'proveedor', 'fornitore', 'fornecedor', 'leverancier', 'vendedor', 'emisor', 'sprzedawca', 'myyjä', 'säljare', 'leverandør'],
   ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to', 'cliente', 'klant', 'kund', 'comprador', 'asiakas', 'nabywca', 'destinatario'],
-  ['address', 'addr', 'adresse', 'anschrift', 'location', 'dirección', 'direccion', 'indirizzo', 'endereço', 'morada', 'adres'],
+  ['address', 'addr', 'adresse', 'anschrift', 'location', 'dirección', 'direccion', 'indirizzo', 'endereço', 'morada', 'adres', 'adresa', 'adresi', 'alamat', 'cím', 'địa chỉ', 'dia chi'],
   ['description', 'item', 'items', 'article', 'product', 'designation', 'désignation', 'bezeichnung', 'artikel', 'beschreibung', 'libellé', 'libelle', 'service', 'services', 'details', 'particulars', 'leistung', 'name',
     'descripción', 'descripcion', 'concepto', 'descrizione', 'articolo', 'descrição', 'descricao', 'omschrijving', 'beskrivelse', 'beskrivning', 'nazwa', 'kuvaus', 'tuote', 'nimike', 'označení', 'oznaceni'],
   ['quantity', 'qty', 'quantité', 'qté', 'qte', 'menge', 'anzahl', 'units', 'unit', 'hours', 'hrs', 'pcs', 'count',
@@ -36,7 +40,7 @@ const SYNONYM_GROUPS: string[][] = [
   ['due', 'fällig', 'fälligkeit', 'fälligkeitsdatum', 'échéance', 'echeance', 'vencimiento', 'vencimento', 'scadenza', 'vervaldatum', 'förfallodatum', 'forfaldsdato', 'forfallsdato', 'eräpäivä'],
   ['net', 'netto', 'nettobetrag', 'subtotal', 'zwischensumme', 'ht', 'imponible', 'imponibile', 'subtotaal', 'subtotale', 'ilíquido', 'iliquido'],
   // Canada's HST/PST/QST, India's CGST/SGST/IGST/UTGST and cess.
-  ['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess'],
+  ['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess', 'kdv', 'áfa', 'afa', 'dph', 'ptu', 'ppn', 'gtgt'],
   ['phone', 'tel', 'telephone', 'telefon', 'téléphone', 'fax', 'mobile'],
   ['order', 'po', 'purchase', 'bestellung', 'commande', 'auftrag'],
   ['currency', 'währung', 'devise', 'cur'],
@@ -99,7 +103,7 @@ export const GRAND_TOTAL_WORDS = new Set([
 ]);
 
 export const INCLUSIVE_WORDS = new Set(['incl', 'including', 'inclusive', 'inkl', 'inklusive', 'ttc', 'inc']);
-export const TAX_WORDS = new Set(['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess']);
+export const TAX_WORDS = new Set(['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess', 'kdv', 'áfa', 'afa', 'dph', 'ptu', 'ppn', 'gtgt']);
 
 /** Words of an amount still to pay: it may add earlier balances or deduct prepayments, so it ranks below the total. */
 export const DUE_WORDS = new Set(['due', 'payable', 'balance', 'outstanding', 'remaining', 'zahlbetrag', 'restbetrag', 'previous', 'offen', 'offener', 'offene', 'offenen', 'restant', 'pendiente', 'openstaand']);
@@ -132,6 +136,8 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     // The invoice, its tax and its due date in Spanish, Italian, Portuguese, Dutch, the Nordic languages, Finnish, Polish.
     'factura', 'fattura', 'fatura', 'factuur', 'faktura', 'lasku', 'laskun', 'iva', 'btw', 'moms', 'mva', 'alv', 'nip', 'dph', 'daňový doklad', 'dodavatel', 'odběratel',
     'vencimiento', 'scadenza', 'vencimento', 'vervaldatum', 'förfallodatum', 'forfaldsdato', 'forfallsdato', 'eräpäivä', 'termin płatności',
+    // Hungarian and Turkish: számla, ÁFA, fizetési határidő, teljesítés; KDV, vade.
+    'számla', 'szamla', 'áfa', 'fizetési határidő', 'teljesítés', 'kdv', 'vade',
   ],
   receipt: [
     'receipt', 'cash', 'change', 'tendered', 'thank you', 'thanks', 'cashier', 'till', 'store', 'visa', 'mastercard', 'debit',
@@ -158,6 +164,9 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     // Czech, Polish and Indonesian tills: účtenka, hotově, vráceno, pokladní, kasjer, BLIK, struk, tunai, kembali, kasir.
     'účtenka', 'hotově', 'vráceno', 'pokladní', 'platební karta', 'obsluha', 'děkujeme', 'schváleno', 'mezisoučet', 'kasjer', 'blik',
     'struk', 'tunai', 'kembali', 'kembalian', 'kasir', 'terima kasih',
+    // Nordic, Turkish and Vietnamese tills: kvittering/kvitto, bankkort, takk/tack; fiş, nakit, para üstü; thanh toán, tiền khách đưa, cảm ơn.
+    'kvittering', 'kvitto', 'bankkort', 'kontant', 'takk', 'tack', 'fiş', 'nakit', 'para üstü', 'kasiyer', 'teşekkürler',
+    'thanh toan', 'thanh toán', 'tien khach dua', 'tiền khách đưa', 'tien thoi lai', 'thu ngan', 'thu ngân', 'cam on', 'cảm ơn', 'hen gap lai',
   ],
   contract: ['agreement', 'contract', 'party', 'parties', 'hereby', 'terms', 'conditions', 'signature', 'signed', 'clause', 'vertrag', 'contrat'],
   letter: ['dear', 'sincerely', 'regards', 'yours', 'sehr geehrte', 'mit freundlichen', 'madame', 'monsieur', 'cordialement'],

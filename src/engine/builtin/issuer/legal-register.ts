@@ -15,8 +15,10 @@ export const isRegisterEntry = (text: string): boolean => REGISTER_WORDS.exec(te
  * The company that runs a shop or brand, named as such ("Operated by Kingsley Retail Services Ltd", "(A Unit
  * of Sri Annapoorna Foods)", "a division of …"): its legal name, legal form or not.
  */
-export const OPERATOR_PREFIX = /^\W*(?:(?:owned\s+(?:&|and)\s+)?operated\s+by|a\s+(?:unit|division|subsidiary)\s+of)\b\s*:?\s*/iu;
-const OPERATOR = new RegExp(`${OPERATOR_PREFIX.source}([^()]{4,60}?)\\s*\\)?$`, 'iu');
+const OPERATOR_WORDS = String.raw`(?:(?:owned\s+(?:&|and)\s+)?operated\s+by|a\s+(?:unit|division|subsidiary)\s+of|(?:is\s+)?a\s+trading\s+name\s+of)`;
+export const OPERATOR_PREFIX = new RegExp(String.raw`^\W*${OPERATOR_WORDS}\b\s*:?\s*`, 'iu');
+/** The operator's name, alone or ended by a register entry ("… is a trading name of ACME Care Limited, registered in Ireland"). */
+const OPERATOR = new RegExp(String.raw`(?:^\W*|\s)${OPERATOR_WORDS}\s*:?\s+([^()]{4,60}?)\s*(?:\)|,|\s[·•|–—-]\s|$)`, 'iu');
 
 /** Separators between the parts of a footer line ("ACME GmbH · Street 1 · Town", "ACME SAS − RCS Paris"). */
 const PART_SEPARATOR = /\s+[-–—−·•●|]\s+|\s*[·•●|]\s*|,\s+/;
@@ -29,7 +31,7 @@ const PART_SEPARATOR = /\s+[-–—−·•●|]\s+|\s*[·•●|]\s*|,\s+/;
 export function registeredName(line: Line, next: Line | undefined): string | null {
   const text = line.text.trim();
   const operator = OPERATOR.exec(text);
-  if (operator) return operator[1].trim();
+  if (operator && (operator.index === 0 || hasLegalForm(operator[1]))) return operator[1].trim();
   const at = REGISTER_WORDS.exec(text);
   if (at && at.index > 0) {
     // Running text after the form is not the name ("ACME Ltd is registered in England").

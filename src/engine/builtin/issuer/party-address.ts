@@ -4,7 +4,7 @@ import { readByOcr } from '../../layout/lines.js';
 import { findDates } from '../parse-date.js';
 import { repairAddressText } from './ocr-repair.js';
 import { isLegalFormWord } from './legal-forms.js';
-import { OPERATOR_PREFIX } from './legal-register.js';
+import { isRegisterEntry, OPERATOR_PREFIX } from './legal-register.js';
 import { ADDRESS_STOP, addressLike, bareNumber, garbledRead, isJunk, meanConf, PHONE, REGISTRATION_LINE } from './line-signs.js';
 
 export interface AddressRow {
@@ -51,6 +51,8 @@ const ITEM_COUNT = /^\W*\d+\s*[xX×]\s+\p{L}|\b(?:preisstufe|tageskarte|einzelfa
 
 /** A label and its value ("Référence dossier : GXRNCQ", "Order ID: 88", "Ihre Bestellung Nr. 29693330"): after the address has begun, the address has ended. */
 const LABELLED = /\p{L}{2,}\.?\s?:\s*\S|\b(?:nr|no|#)\.?\s*\d{5,}/iu;
+/** An address's own label before it: "Address:", "Adresse :", "Alamat:", Vietnamese "Đ/c:". */
+const ADDRESS_LABEL = /^\W*(?:address|addr|adresse?|adresa|alamat|anschrift|dirección|direccion|endereço|endereco|indirizzo|địa\s+chỉ|dia\s+chi|[đd]\/c)\.?\s?:\s*/iu;
 /** Parts of a footer or sender line ("Northstar Tickets · 200 Bay St, Toronto · HST 81122"). */
 const PART_SEPARATOR = /\s+[·•●|]\s+|\s*[·•●|]\s*/;
 /** A street and house number on a line of its own ("Weteringschans 85", "Av. de la Constitución 12", "C/ Mayor, 23", "Am Markt 7"). */
@@ -89,6 +91,14 @@ const FOUNDED = /^\W*(?:since|est\.?|estd\.?|established|founded|seit|gegr\.?|ge
 /** A row that names a company: its operator, or a name ending in its legal form, without figures. */
 const companyRow = (text: string): boolean => OPERATOR_PREFIX.test(text) || (!/\d/.test(text) && isLegalFormWord(text.trim().split(/\s+/).at(-1) ?? '') && !addressLike(text));
 
+/** The document's title under the address ("KVITTERING", "TAX INVOICE", "Factura simplificada"). */
+const TITLE_ROW = /^\W*(?:tax\s+)?(?:invoice|receipt|kvittering|kvitto|kuitti|quittung|rechnung|kassenbon|facture|factura|fattura|fatura|faktura|recibo|ricevuta|účtenka|paragon|struk|bon)(?:\s+(?:simplificada|semplificata|simplifiée|fiskalny))?\W*$/iu;
+
+/** Words of a till's rows, a currency column's heading alone, a percentage. */
+const TILL_ROW = /(?<![\p{L}])(?:kasir|kasjer|cashier|kassierer|caissier|cajero|shift|schicht)(?![\p{L}])|^\W*(?:EUR|USD|GBP|CHF|SEK|NOK|DKK|PLN|CZK|HUF|MYR|SGD|AUD|NZD|CAD|INR|IDR|PHP|THB|VND|ZAR|KES|AED|MXN|BRL|JPY)\W*$|\d%/iu;
+/** A time of day ("Time: 15:32", "19:41:22"): a till's data, not an address. */
+const CLOCK_TIME = /(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:])/;
+
 /** OCR read a row this unsurely (mean word confidence): it may be a misread address row. */
 const UNSURE_ROW = 70;
 
@@ -106,20 +116,25 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
   // unit and building over the street, when an address follows them.
   let runOn: AddressRow[] = [];
   for (const row of rows) {
-    const parts = addressParts(row.text);
+    // A till's row ("2231-SM CIRACAS RAYA/1/2231/KASIR-04", "EUR", "Bio Vollmilch 3,8%") holds no part of the address.
+    if (TILL_ROW.test(row.text)) {
+      if (out.length > 0) break;
+      continue;
+    }
+    const parts = addressParts(row.text.replace(ADDRESS_LABEL, ''));
     const text = beforeStop(parts);
     // A row cut at a register or contact entry is the address's last.
     const last = text !== parts;
     if (isJunk(text)) continue;
     if (out.length === 0) {
       // Before the address: the registration and tax numbers, a branch or licence line.
-      if (REGISTRATION_LINE.test(text) || FOUNDED.test(text) || bareNumber(text) || /^[\p{L} .]{2,15}:\s*[\w-]*\d[\w-]*$/u.test(text)) continue;
+      if (REGISTRATION_LINE.test(text) || isRegisterEntry(text) || FOUNDED.test(text) || bareNumber(text) || /^[\p{L} .]{2,15}:\s*[\w-]*\d[\w-]*$/u.test(text)) continue;
       // A till's labelled data ("Session: 4-118722 Clerk: SK", "Date: 11/09/2024 Time: 15:32") is not an address.
       if ((text.match(/\p{L}{2,}\.?\s?:/gu) ?? []).length >= 2) {
         if (++skipped > 2) break;
         continue;
       }
-      if (findDates(text).length || PHONE.test(text)) {
+      if (findDates(text).length || PHONE.test(text) || CLOCK_TIME.test(text)) {
         if (++skipped > 2) break;
         continue;
       }
@@ -137,7 +152,7 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
     // A price at the end of a line means the items have started.
     // So does a count of an item ("2 X ADULT SINGLE") or a ticket's fare zone.
     // So does a company's name ("Operated by Kingsley Retail Services Ltd" under the shop's address).
-    if (ADDRESS_STOP.test(text) || STORE_NUMBER.test(text) || companyRow(text) || findDates(text).length || PHONE.test(text) || (bareNumber(text) && !UNIT_NUMBER.test(text)) || EU_VAT_ID_ROW.test(text) || /\d[.,]\d{2}$/.test(text) || ITEM_COUNT.test(text)) break;
+    if (ADDRESS_STOP.test(text) || STORE_NUMBER.test(text) || companyRow(text) || TITLE_ROW.test(text) || findDates(text).length || PHONE.test(text) || (bareNumber(text) && !UNIT_NUMBER.test(text)) || EU_VAT_ID_ROW.test(text) || /\d[.,]\d{2}(?:\s[A-Z*]{1,2})?$/.test(text) || ITEM_COUNT.test(text)) break;
     // A registration number run into the first address line ("789117-W NO.53 ...") is not address;
     // five digits alone are a postcode ("40150 SHAH ALAM").
     used.push(row);

@@ -108,6 +108,9 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
   const addressees: Cue[] = first.flatMap((line) => line.phrases.filter((phrase) => addressedPerson(phrase.text)).map((phrase) => ({ party: 'buyer' as const, inline: null, line, phrase })));
   for (const c of [...cues.filter((c) => c.party !== 'seller'), ...addressees]) {
     buyerZone.add(c.phrase);
+    // The name beside a cue without a colon ("Bill to   Nordlicht Reisen GmbH") is the party's too.
+    const beside = c.line.phrases[c.line.phrases.indexOf(c.phrase) + 1];
+    if (!c.inline && beside && beside.x0 - c.phrase.x1 < 8 * c.line.height) buyerZone.add(beside);
     for (const b of blockOf(lines, c)) {
       // A person's block is a name and an address: the first row with a price is an item, and what follows is no longer theirs.
       if (addressees.includes(c) && PRICE.test(b.line.text)) break;
@@ -225,7 +228,8 @@ function legalLineUnder(top: NameCandidate, cands: NameCandidate[]): NameCandida
   // company ("Bellavista Ospitalità S.r.l. · REA … · Cap. soc. …"): the legal name.
   // The same name with its form added ("Nimbus" / "Nimbus SAS") stays as the letterhead prints it (see best()).
   const entity = fold(withoutLegalForm(top.text));
-  return legal ?? cands.find((c) => c.registered && c.score > 0 && sharesWord(c.text, top.text) && fold(withoutLegalForm(c.text)) !== entity) ?? top;
+  // The mention may name the brand beside the company ("Asteria Suites is operated by Kalliste Touristiki A.E.").
+  return legal ?? cands.find((c) => c.registered && c.score > 0 && sharesWord(c.line.text, top.text) && fold(withoutLegalForm(c.text)) !== entity) ?? top;
 }
 
 /** Words of a name that tell it apart: three letters or more, not a legal form. */
@@ -251,7 +255,7 @@ function legalNameOf(name: string, lines: Line[]): string {
   const bare = name.replace(/^(?:the|le|la|les|der|die|das|el|il|lo|het)\s+(?=\p{L}{3})/iu, '');
   const names = bare === name ? escapeRegExp(name) : `${escapeRegExp(name)}|${escapeRegExp(bare)}`;
   // A comma before a legal form is part of the name ("Contas Certas - Contabilidade e Gestão, Lda.").
-  const start = new RegExp(`(?:^|[|·•,–—-]\\s*)((?:${names})\\s(?:[^|·•,]|,(?=\\s*${FORM_AFTER_COMMA})){1,60}?)(?:\\s*(?:[|·•–—]|,(?!\\s*${FORM_AFTER_COMMA}))|$)`, 'iu');
+  const start = new RegExp(`(?:^|[|·•,–—:-]\\s*)((?:${names})\\s(?:[^|·•,]|,(?=\\s*${FORM_AFTER_COMMA})){1,60}?)(?:\\s*(?:[|·•–—]|,(?!\\s*${FORM_AFTER_COMMA}))|$)`, 'iu');
   for (const l of lines) {
     for (const p of l.phrases) {
       const m = start.exec(p.text);
