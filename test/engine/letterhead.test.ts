@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FieldDefinition } from '../../src/api/types.js';
 import { extractFields } from '../../src/engine/builtin/extract-fields.js';
+import { issuerCandidates } from '../../src/engine/builtin/letterhead.js';
+import { documentLines } from '../../src/engine/layout/lines.js';
 import type { PageText } from '../../src/engine/types.js';
 import { makePage, type FixtureLine } from './page-fixture.js';
 
@@ -138,4 +140,11 @@ test('receipt addresses of several countries: a shop number starts them, contact
 test('a shop thanked on the line after the thanks ("Thank you for visiting" / "Clachan") and printed at the top is the shop', () => {
   const r = read(ocrPage(['Clachan', '34 Kingley Street', 'W1B 5QH', 'Sylvia 26 Feb 2016 15:20', [[50, '2 Meantime Pale'], [300, '10.20']], 'Product Group Services', [[50, 'Total'], [300, '10.20']], 'Thank you for visiting', 'Clachan']));
   assert.equal(r.company, 'Clachan');
+});
+
+test("the district after a dash on a street's line is address, not a name: it scores under the same word on a line of its own", () => {
+  const lines = documentLines([makePage([[[50, 'RUA AUGUSTA, 1500 -'], [250, 'CONSOLACAO']], 'CONSOLACAO'])], { detectLayout: true });
+  const scores = issuerCandidates(lines, [], new Set()).filter((c) => c.text === 'CONSOLACAO');
+  const [onStreet, alone] = [0, 1].map((i) => Math.max(...scores.filter((c) => c.line.index === i).map((c) => c.score)));
+  assert.ok(onStreet < alone - 0.3, `${onStreet} vs ${alone}`);
 });

@@ -11,7 +11,7 @@ import { synonymsOf, tokenize } from './vocabulary.js';
 import { cutAtLegalForm, hasLegalForm, hasTradeWord, isLegalFormWord, looksLikeCompany, withoutLegalForm } from './issuer/legal-forms.js';
 import { repairNameText } from './issuer/ocr-repair.js';
 import { blockOf, type BlockLine, type Cue } from './issuer/party-cues.js';
-import { addressLike, hasLetteredPostcode, meanConf, NOT_A_NAME, REGISTRATION_LINE, streetAddress } from './issuer/line-signs.js';
+import { addressLike, hasLetteredPostcode, isStreetWord, meanConf, NOT_A_NAME, REGISTRATION_LINE, streetAddress } from './issuer/line-signs.js';
 import { isRegisterEntry, OPERATOR_PREFIX, registeredName } from './issuer/legal-register.js';
 
 export interface NameCandidate {
@@ -235,6 +235,8 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
     // Past the letterhead a name needs more evidence than its size (a legal form and a tax number, a cue).
     const place = -0.04 * Math.min(i, 12) - (i >= 12 ? 0.3 + 0.3 * (l.y0 / l.pageHeight) : 0);
     const taxNear = page.slice(i, i + 4).some((n) => TAX_ID.test(n.text));
+    // A street's line cut into phrases: its district after a dash ("RUA AUGUSTA, 1500 - CONSOLACAO") is address too.
+    const streetLine = !looksLikeCompany(l.text) && addressLike(l.text) && l.text.split(/\s+/).some((w) => isStreetWord(w.replace(/[,.:;]+$/, '')));
     for (const o of optionsOf(l, ocr, page[i - 1])) {
       const text = cleanName(o.text, ocr);
       if (!text) continue;
@@ -252,6 +254,7 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
       }
       if (taxNear && looksLikeCompany(text)) score += 0.2;
       if (isTableHeading(l)) score -= 0.6;
+      if (streetLine && o.text !== l.text) score -= 0.5;
       // "Messrs." (and Japanese 御中, 様) marks the addressee: "Hoshino Office Supply Inc. Messrs.".
       if (o.phrases.some((p) => buyerZone.has(p)) || /\bmessrs\b|御中|様\s*$/iu.test(o.text) || o.phrases.some((p) => addressedPerson(p.text))) score -= 0.9;
       // A logo or smudge read by OCR comes with a low confidence.
