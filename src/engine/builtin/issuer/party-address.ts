@@ -130,11 +130,7 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
       // Before the address: the registration and tax numbers, a branch or licence line.
       if (REGISTRATION_LINE.test(text) || isRegisterEntry(text) || FOUNDED.test(text) || bareNumber(text) || /^[\p{L} .]{2,15}:\s*[\w-]*\d[\w-]*$/u.test(text)) continue;
       // A till's labelled data ("Session: 4-118722 Clerk: SK", "Date: 11/09/2024 Time: 15:32") is not an address.
-      if ((text.match(/\p{L}{2,}\.?\s?:/gu) ?? []).length >= 2) {
-        if (++skipped > 2) break;
-        continue;
-      }
-      if (findDates(text).length || PHONE.test(text) || CLOCK_TIME.test(text)) {
+      if (findDates(text).length || PHONE.test(text) || CLOCK_TIME.test(text) || (text.match(/\p{L}{2,}\.?\s?:/gu) ?? []).length >= 2) {
         if (++skipped > 2) break;
         continue;
       }
