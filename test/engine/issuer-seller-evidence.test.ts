@@ -277,3 +277,10 @@ test('a bilingual heading of the recipient ("Aan / À") heads the buyer\'s block
   ]);
   assert.equal(read(p), 'Van Damme & Peeters BVBA');
 });
+
+test('a numbered company ("9123-4567 Québec inc.", "2468135 Ontario Limited") is a name, not the address under it', () => {
+  const qc = page(['9123-4567 Québec inc.', '1420 boul. Laurier, Québec (QC) G1S 1M2', 'TPS 812345678 RT0001', 'Facturé à', 'Clinique Vétérinaire des Plaines', ...items(3)]);
+  assert.equal(read(qc), '9123-4567 Québec inc.');
+  assert.equal(cleanName('2468135 Ontario Limited', false), '2468135 Ontario Limited');
+  assert.equal(cleanName('12345678 Canada Inc.', false), '12345678 Canada Inc.');
+});

@@ -77,6 +77,9 @@ const TRAILING_REG_NO = /\s*[({[][^)}\]]*\d[^)}\]]*[)}\]]?\s*$/;
 const TAX_ID =
   /\b(vat|ust-?id\w*|ust\.?\s*-?id\w*|uid|gst\w*|siret|siren|tva|abn|acn|hrb|hra|steuer-?n\w*|tax\s*(id|no|reg)|tin|ein|cif|nif|nip|kvk|btw|p\.?\s*iva|rcs|crn|roc|co\.?\s*reg\w*|company\s*(reg\w*|no)|reg(istration)?\.?\s*no)\b|^\W*\(?\d{5,}-?[A-Z]\)?\W*$/i;
 
+/** The registry number a numbered company is named by, before its place and legal form. */
+const NUMBERED_COMPANY = /^\d{3,}(?:-\d{3,})?\s+(?=\p{L})/u;
+
 function letterRatio(text: string): number {
   const letters = (text.match(/\p{L}/gu) ?? []).length;
   return text.length ? letters / text.replace(/\s/g, '').length : 0;
@@ -177,7 +180,9 @@ export function cleanName(raw: string, ocr: boolean, minLetters = 4): string | n
   // A digital seal or hash (a Mexican CFDI's sello, base64): one long run of letters of both cases and digits.
   if (/(?=[A-Za-z0-9+/=]*\d)(?=[A-Za-z0-9+/=]*[a-z])(?=[A-Za-z0-9+/=]*[A-Z])[A-Za-z0-9+/=]{20,}/.test(text)) return null;
   // Up to ten words: "Servicios Logísticos del Bajío S. de R.L. de C.V." has nine.
-  if (letters < minLetters || letterRatio(text) < 0.6 || text.split(/\s+/).length > 10 || formAlone(text)) return null;
+  // A numbered company ("9123-4567 Québec inc.", "2468135 Ontario Limited"): its number is its name's first word.
+  const wordsPart = hasLegalForm(text) ? text.replace(NUMBERED_COMPANY, '') : text;
+  if (letters < minLetters || letterRatio(wordsPart) < 0.6 || text.split(/\s+/).length > 10 || formAlone(text)) return null;
   return ocr ? repairNameText(text) : text;
 }
 
