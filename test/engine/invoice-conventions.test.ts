@@ -384,3 +384,19 @@ test('totals, dates and taxes in Turkish and Hungarian; Greek, Turkish and Vietn
   assert.equal(read(['Kalliste Touristiki A.E.', 'Agios Prokopios Beach, 843 00 Naxos', 'Invoice No. A-1874'], [VENDOR_FIELD]).vendor, 'Kalliste Touristiki A.E.');
   assert.equal(read(['PHO BAC 1950', 'CONG TY TNHH AM THUC BAC HA', 'MST: 0312345678'], [VENDOR_FIELD]).vendor, 'CONG TY TNHH AM THUC BAC HA');
 });
+
+test('a "brutto" column heading is no gross total: the net sum under the table does not outrank "Do zapłaty"', () => {
+  const lines: FixtureLine[] = [
+    'Drukarnia Wisła Sp. z o.o.',
+    'Faktura nr: FV/118/03/2026',
+    [[50, 'Lp.'], [70, 'Nazwa'], [250, 'Ilość'], [300, 'Cena'], [350, 'Wartość'], [420, 'VAT'], [470, 'Wartość']],
+    [[350, 'netto'], [470, 'brutto']],
+    [[50, '1'], [70, 'Druk przewodnika'], [250, '1500'], [300, '9,40'], [350, '14 100,00'], [420, '5 %'], [470, '14 805,00']],
+    [[50, '2'], [70, 'Plakaty B2'], [250, '300'], [300, '3,20'], [350, '960,00'], [420, '23 %'], [470, '1 180,80']],
+    [[300, 'Razem netto'], [470, '15 060,00 PLN']],
+    [[300, 'VAT 23 %'], [470, '220,80 PLN']],
+    [[300, 'VAT 5 %'], [470, '705,00 PLN']],
+    [[300, 'Do zapłaty'], [470, '15 985,80 PLN']],
+  ];
+  assert.equal(read(lines, PARTS.slice(0, 1)).total, 15985.8);
+});

@@ -232,7 +232,10 @@ const GROSS_WORDS = new Set(['gross', 'brutto']);
  * two is the one that includes everything, so when a net amount exceeds the gross one they swap roles.
  */
 function settleNetAndGross(cands: Candidate[], lines: Line[]): void {
-  const valued = (words: Set<string>) => cands.filter((c) => c.value.kind === 'number' && c.labelTokens.some((t) => words.has(t)));
+  // A column heading over the first item ("Wartość brutto") labels an item's amount, not a total:
+  // its value stands on a row of several numbers.
+  const heading = (c: Candidate) => c.labelLine !== c.line && findAmounts(c.line.text).length >= 3;
+  const valued = (words: Set<string>) => cands.filter((c) => c.value.kind === 'number' && !heading(c) && c.labelTokens.some((t) => words.has(t)));
   const value = (c: Candidate) => (c.value.kind === 'number' ? c.value.value : 0);
   const nets = valued(NET_WORDS);
   const grosses = valued(GROSS_WORDS);
