@@ -460,3 +460,40 @@ test('shipping after the subtotal and a sum carried to the next page, in French 
   ]);
   assert.deepEqual(amounts(it.rows), [42]);
 });
+
+test('amounts grouped by spaces ("17 820.00") are read whole, though the group before the space stands under another header word', () => {
+  // Word boxes as a PDF's text layer gives them: the thousands space is narrow (2 pt at 9 pt text).
+  const row = (y: number, cells: [string, number, number][]) => cells.map(([text, x0, x1]) => ({ text, x0, x1, y0: y, y1: y + 9 }));
+  const za: PageText = {
+    page: 1,
+    width: 595,
+    height: 842,
+    source: 'text',
+    words: [
+      ...row(100, [['Code', 51, 71], ['Description', 113, 157], ['Qty', 399, 412], ['Excl.', 434, 453], ['Price', 455, 475], ['Excl.', 506, 525], ['Total', 527, 546]]),
+      ...row(116, [['DRP-16', 51, 80], ['Dripline', 113, 142], ['16', 144, 154], ['mm', 156, 170], ['12', 403, 412], ['1', 441, 446], ['485.00', 448, 474], ['17', 506, 516], ['820.00', 518, 544]]),
+      ...row(131, [['PVC-50', 51, 80], ['PVC', 113, 130], ['pipe', 133, 149], ['40', 403, 412], ['168.90', 448, 474], ['6', 511, 516], ['756.00', 518, 544]]),
+      ...row(156, [['Total', 400, 420], ['Excl.', 423, 442], ['VAT', 445, 462], ['24', 501, 511], ['576.00', 513, 544]]),
+    ],
+  };
+  const r = extractFields({ pages: [za], fields: [ITEMS], dateFormat: null, detectLayout: true, detectTables: false });
+  assert.deepEqual(r.data.line_items, [
+    { description: 'Dripline 16 mm', quantity: 12, unit_price: 1485, amount: 17820 },
+    { description: 'PVC pipe', quantity: 40, unit_price: 168.9, amount: 6756 },
+  ]);
+});
+
+test('a header printed over two lines ("Cena / netto", "Wartość / brutto") heads the rows under its second line', () => {
+  const pl = makePage([
+    [[70, 'Nazwa'], [260, 'Ilość'], [310, 'Cena'], [360, 'Wartość'], [430, 'VAT'], [480, 'Wartość']],
+    [[310, 'netto'], [372, 'netto'], [486, 'brutto']],
+    [[70, 'Druk przewodnika'], [260, '1500'], [310, '9,40'], [360, '14 100,00'], [430, '5 %'], [480, '14 805,00']],
+    [[70, 'Plakaty B2'], [266, '300'], [310, '3,20'], [372, '960,00'], [430, '23 %'], [480, '1 180,80']],
+    [[310, 'Razem netto'], [480, '15 060,00']],
+  ]);
+  const r = extractFields({ pages: [pl], fields: [ITEMS], dateFormat: null, detectLayout: true, detectTables: false });
+  assert.deepEqual(r.data.line_items, [
+    { description: 'Druk przewodnika', quantity: 1500, unit_price: 9.4, amount: 14100 },
+    { description: 'Plakaty B2', quantity: 300, unit_price: 3.2, amount: 960 },
+  ]);
+});

@@ -6,6 +6,7 @@
 // detect_tables the rules are stricter (see docs/engine.md).
 import type { FieldDefinition, SubFieldDefinition } from '../../api/types.js';
 import type { Line } from '../layout/lines.js';
+import type { Word } from '../types.js';
 import { formatDate } from './format-date.js';
 import type { DecimalMark } from './parse-amount.js';
 import { findDates } from './parse-date.js';
@@ -38,11 +39,27 @@ export interface TableResult {
   arithmetic: number | null;
 }
 
+/**
+ * The line's words with numbers grouped by spaces ("17 820.00", "1 485,00") made one word: their
+ * groups are separate words, and the first could fall into the column before the number's own.
+ */
+function groupedNumbers(line: Line): Pick<Word, 'text' | 'x0' | 'x1'>[] {
+  const out: Pick<Word, 'text' | 'x0' | 'x1'>[] = [];
+  for (const w of line.words) {
+    const prev = out.at(-1);
+    // A thousands group follows its number at a space's width; columns stand further apart.
+    if (prev && /^\d{1,3}(?: \d{3})*$/.test(prev.text) && /^\d{3}(?:[.,]\d{1,4})?$/.test(w.text) && w.x0 - prev.x1 < 0.5 * line.height) {
+      out[out.length - 1] = { text: `${prev.text} ${w.text}`, x0: prev.x0, x1: w.x1 };
+    } else out.push(w);
+  }
+  return out;
+}
+
 /** Splits a line's words into the columns, at boundaries halfway between the header cells. */
 function cells(line: Line, columns: Column[]): string[] {
   const bounds = columns.slice(0, -1).map((c, i) => (c.x1 + columns[i + 1].x0) / 2);
   const out = columns.map(() => [] as string[]);
-  for (const w of line.words) {
+  for (const w of groupedNumbers(line)) {
     const isNumber = /\d/.test(w.text) && !/\p{L}{3}/u.test(w.text);
     // Numbers are usually right-aligned under their header: judged by their right edge, halfway
     // between header cells. Text is left-aligned: its cell runs on to where the next header starts,

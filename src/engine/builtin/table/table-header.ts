@@ -121,7 +121,9 @@ export function findHeaders(lines: Line[], subs: TableSub[], minMatched: number)
     const joinable = next && next.page === line.page && next.y0 - line.y1 < 0.8 * line.height && !/\d[.,]\d/.test(next.text);
     const double = joinable && named[i] > 0 && named[i] + named[i + 1] >= minMatched ? matchHeader(line, next, subs) : null;
     const best = Math.max(singles[i]?.matched ?? 0, (joinable && singles[i + 1]?.matched) || 0);
-    const h = double && double.matched > best ? double : singles[i];
+    // A second line of header words ("Cena / netto", "Wartość / brutto") is the header's, though it names no more columns.
+    const secondLine = joinable && named[i + 1] > 0 && !/\d/.test(next.text);
+    const h = double && (double.matched > best || (secondLine && double.matched === best)) ? double : singles[i];
     if (h && h.matched >= minMatched) headers.push(h);
   }
   return headers;
