@@ -205,3 +205,12 @@ test("where a shop's address ends: a till's rows, a currency heading, the title;
   const pho = read(['PHO BAC 1950', 'CONG TY TNHH AM THUC BAC HA', 'MST: 0312345678', 'D/c: 125 Nguyen Thai Hoc, P. Cau Ong Lanh,', 'Quan 1, TP. Ho Chi Minh', 'DT: 0283821 4567', 'HOA DON THANH TOAN', 'Ngay: 05/03/2024', 'Thanh tien: 338.000', 'Tong cong: 365.040', 'Tien khach dua: 400.000']);
   assert.deepEqual([pho.company, pho.address, pho.total], ['CONG TY TNHH AM THUC BAC HA', '125 Nguyen Thai Hoc, P. Cau Ong Lanh, Quan 1, TP. Ho Chi Minh', 365040]);
 });
+
+test('an address ends at opening hours, a "Tlf." phone or a CVR number; a name is cut before its legal mention; a centred legal form under its name', () => {
+  assert.equal(read(['FRISCHMARKT HAGEN', 'Elberfelder Str. 88', '58095 Hagen', 'Offnungszeiten Mo-Sa 7-21 Uhr']).address, 'Elberfelder Str. 88 58095 Hagen');
+  assert.equal(read(['BAR LA GIRALDA', 'C/ Feria, 34', '41003 Sevilla Tlf. 954 218 840']).address, 'C/ Feria, 34 41003 Sevilla');
+  assert.equal(read(['ODENSE BAGERI', 'Nørregade 22', '5000 Odense C', 'CVR 38123456']).address, 'Nørregade 22 5000 Odense C');
+  assert.equal(read(['BISTROT DES TROIS ORMES', 'SAS Trois Ormes au capital de 10 000', '14 rue Mercière', '69002 Lyon']).company, 'SAS Trois Ormes');
+  const mx = ocr([[[180, 'FARMACIA LA LUZ']], [[130, 'Comercializadora Santa Lucía,']], [[181, 'S.A. de C.V.']], [[120, 'Av. Juárez No. 215, Col. Centro']], [[150, 'C.P. 06050, CDMX']]]);
+  assert.equal(extractFields({ pages: [mx], fields: FIELDS, dateFormat: null, detectLayout: true, detectTables: false }).data.company, 'Comercializadora Santa Lucía, S.A. de C.V.');
+});

@@ -12,7 +12,7 @@ import { cutAtLegalForm, hasLegalForm, hasTradeWord, isLegalFormWord, looksLikeC
 import { repairNameText } from './issuer/ocr-repair.js';
 import { blockOf, type BlockLine, type Cue } from './issuer/party-cues.js';
 import { addressLike, hasLetteredPostcode, isStreetWord, meanConf, NOT_A_NAME, REGISTRATION_LINE, streetAddress } from './issuer/line-signs.js';
-import { isRegisterEntry, OPERATOR_PREFIX, registeredName } from './issuer/legal-register.js';
+import { isRegisterEntry, OPERATOR_PREFIX, registeredName, withoutLegalMention } from './issuer/legal-register.js';
 
 export interface NameCandidate {
   text: string;
@@ -153,8 +153,12 @@ export function nameEvidence(text: string, line: Line): number {
   return score;
 }
 
-/** A legal form without a name ("Pty Ltd" wrapped under its name, "SARL" opening "SARL au capital de ..."). */
-const formAlone = (text: string): boolean => hasLegalForm(text) && !/\p{L}{2}/u.test(withoutLegalForm(text).replace(/[&,.]/g, ''));
+/**
+ * A legal form without a name ("Pty Ltd" wrapped under its name, "SARL" opening "SARL au capital de ...",
+ * "S.A. de C.V.": its joining words are the form's).
+ */
+const formAlone = (text: string): boolean =>
+  hasLegalForm(text) && !/\p{L}{2}/u.test(withoutLegalForm(text).replace(/(?<!\p{L})(?:de|y|&)(?!\p{L})|[&,.]/giu, ''));
 
 /** A name and the tax or register number printed after its legal form ("… Pty Ltd ABN 12 345 678 901"): the name. */
 function withoutTaxNumber(text: string): string {
@@ -164,7 +168,7 @@ function withoutTaxNumber(text: string): string {
 
 /** Name text cut from a phrase or line: without a document title, a leading label or a trailing registration number. */
 export function cleanName(raw: string, ocr: boolean, minLetters = 4): string | null {
-  const text = withoutTaxNumber(raw)
+  const text = withoutTaxNumber(withoutLegalMention(raw))
     .replace(DOC_TYPE_WORD, '')
     .replace(TRAILING_REG_NO, '')
     .replace(/^[^:]{0,25}:\s*/, '')
@@ -207,7 +211,12 @@ function optionsOf(l: Line, ocr: boolean, above: Line | undefined): Option[] {
   const parts = l.text.split(SENDER_SEPARATOR);
   const all = { x0: l.x0, x1: l.x1, phrases: l.phrases };
   // A legal form alone under its name's line, in a narrow column ("Bayside Electrical Services" / "Pty Ltd").
-  const wrapped = above && formAlone(l.text) && l.y0 - above.y1 < l.height ? above.phrases.find((p) => Math.abs(p.x0 - l.x0) < l.height) : undefined;
+  // Left-aligned, or centred on a receipt ("Comercializadora Santa Lucía," / "S.A. de C.V.").
+  const centre = (b: { x0: number; x1: number }) => (b.x0 + b.x1) / 2;
+  const wrapped =
+    above && formAlone(l.text) && l.y0 - above.y1 < l.height
+      ? above.phrases.find((p) => Math.abs(p.x0 - l.x0) < l.height || Math.abs(centre(p) - centre(l)) < l.height)
+      : undefined;
   return [
     ...(above && wrapped ? [{ text: `${wrapped.text} ${l.text}`, line: above, bonus: 0, height: l.height, x0: Math.min(l.x0, wrapped.x0), x1: Math.max(l.x1, wrapped.x1), phrases: [wrapped, ...l.phrases] }] : []),
     // OCR splits names at wide letter gaps, so on OCR pages the whole line is a candidate too, up to its

@@ -8,6 +8,12 @@ import { cutAtLegalForm, hasLegalForm } from './legal-forms.js';
 /** Words that only a company's own legal mention carries (English, French, German, Spanish, Italian, Dutch, Nordic, Indian CIN; Austria's Firmenbuch number `FN 287441 h`, Switzerland's `CHE-112.348.901`). */
 const REGISTER_WORDS =
   /(?:^|[\s,;:(·•|–—−-])(?:au\s+capital|capital\s+social|share\s+capital|capital\s+of|r\.?c\.?s\.?|registre\s+du\s+commerce|siège\s+social|registered\s+(?:office|in|address)|company\s+registered|amtsgericht|registergericht|handelsregister|sitz(?:\s+der\s+gesellschaft)?|hrb|hra|registro\s+mercantil|registro\s+(?:delle\s+)?imprese|kvk|cin|cap\.?\s*soc\.?|capitale\s+sociale|rea|org\.?\s*nr\.?|organisa(?:tion|sjon)snummer|foretaksregisteret|cvr(?:-?nr)?|y-tunnus|fn(?=\s*\d{4,6}\s?[a-z]\b)|che(?=-\d{3}\.\d{3}\.\d{3}))(?![\p{L}\p{N}])/iu;
+/** A name run on into its legal mention ("SAS Trois Ormes au capital de 10 000 €"): the name with its legal form. */
+export function withoutLegalMention(text: string): string {
+  const at = REGISTER_WORDS.exec(text)?.index ?? 0;
+  const head = text.slice(0, at).replace(/[\s,;:·•|–—−-]+$/u, '');
+  return at > 0 && hasLegalForm(head) ? head : text;
+}
 /** A line that is a register entry itself ("RCS de Lyon n° 437 254 427", "HRB 6089"), not a name before one. */
 export const isRegisterEntry = (text: string): boolean => REGISTER_WORDS.exec(text.trim())?.index === 0;
 
