@@ -214,3 +214,9 @@ test('an address ends at opening hours, a "Tlf." phone or a CVR number; a name i
   const mx = ocr([[[180, 'FARMACIA LA LUZ']], [[130, 'Comercializadora Santa Lucía,']], [[181, 'S.A. de C.V.']], [[120, 'Av. Juárez No. 215, Col. Centro']], [[150, 'C.P. 06050, CDMX']]]);
   assert.equal(extractFields({ pages: [mx], fields: FIELDS, dateFormat: null, detectLayout: true, detectTables: false }).data.company, 'Comercializadora Santa Lucía, S.A. de C.V.');
 });
+
+test('a town over a phone line is no name; a second line over the company number is the name\'s; "Lda." before a person is a title', () => {
+  assert.equal(read(['WARUNG MAKAN BU DARMI', 'Jl. Kaliurang Km 5,6 No.12', 'Sleman, Yogyakarta', 'Telp.0274-881234', 'No: 260314-0057']).company, 'WARUNG MAKAN BU DARMI');
+  assert.equal(read(['RESTORAN NASI KANDAR', 'AL-HIKMAH', '(002345678-X)', 'NO 22, JALAN BURMA,', '10050 GEORGETOWN, PULAU PINANG']).company, 'RESTORAN NASI KANDAR AL-HIKMAH');
+  assert.equal(read(['FARMACIA RUIZ MEDINA', 'Lda. Carmen Ruiz Medina', 'NIF: 50123456K', 'Avda. de la Constitución, 112', '28850 Torrejón de Ardoz']).company, 'FARMACIA RUIZ MEDINA');
+});

@@ -11,7 +11,7 @@ import { synonymsOf, tokenize } from './vocabulary.js';
 import { cutAtLegalForm, hasLegalForm, hasTradeWord, isLegalFormWord, looksLikeCompany, withoutLegalForm } from './issuer/legal-forms.js';
 import { repairNameText } from './issuer/ocr-repair.js';
 import { blockOf, type BlockLine, type Cue } from './issuer/party-cues.js';
-import { addressLike, hasLetteredPostcode, isStreetWord, meanConf, NOT_A_NAME, REGISTRATION_LINE, streetAddress } from './issuer/line-signs.js';
+import { ADDRESS_STOP, addressLike, hasLetteredPostcode, isStreetWord, meanConf, NOT_A_NAME, REGISTRATION_LINE, streetAddress } from './issuer/line-signs.js';
 import { isRegisterEntry, OPERATOR_PREFIX, registeredName, withoutLegalMention } from './issuer/legal-register.js';
 
 export interface NameCandidate {
@@ -260,8 +260,10 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
       // ... nor is a label whose value follows after a spaced colon ("Geschäftsprozess : Beispiel") or is a date ("Entrega   16 de outubro de 2024").
       else if (o.phrases.length === 1 && valueFollows(l.phrases[l.phrases.indexOf(o.phrases[0]) + 1]?.text)) score -= 0.4;
       // A party's name is followed by its address (a street number or a postcode on the next line).
+      // A phone or tax line ("Telp.0274-881234") is no address, whatever its figures.
       const next = page.slice(i + 1, i + 6).find((n) => !REGISTRATION_LINE.test(n.text.trim()));
-      if (next && next.x0 <= l.x1 && next.x1 >= l.x0 && /^\d+\w?\b|\b\w+\s+\d+\w?,?$|\b\d{4,5}\b/.test(next.text.trim())) {
+      const addressNext = next && ADDRESS_STOP.exec(next.text.trim())?.index !== 0 && (/^\d+\w?\b|\b\w+\s+\d+\w?,?$|\b\d{4,5}\b/.test(next.text.trim()) || addressLike(next.text));
+      if (next && addressNext && next.x0 <= l.x1 && next.x1 >= l.x0) {
         // ... unless the line runs on into it with a comma: a mall's or building's name inside the address
         // ("S117, Second Floor," / "Aeon Tebrau City," / "1, Jalan Desa Tebrau,").
         score += /,$/.test(l.text.trim()) && !hasLegalForm(text) ? -0.3 : 0.15;
@@ -323,6 +325,9 @@ export function cuedCandidates(lines: Line[], cues: Cue[]): NameCandidate[] {
   return out;
 }
 
+/** In capitals: "LIAN CHI", not "Lian Chi". */
+const caps = (s: string): boolean => s === s.toUpperCase() && /\p{Lu}{2}/u.test(s);
+
 /**
  * A name printed over two lines ("LIAN CHI VEGETARIAN" / "RESTAURANT SDN BHD"): the line right
  * above a name with a company form is its first half when it is in capitals like it, about as tall,
@@ -333,7 +338,6 @@ export function joinNameAbove(lines: Line[], best: NameCandidate): NameCandidate
   const wholeLine = best.x0 <= best.line.x0 + 1 && best.x1 >= best.line.x1 - 1;
   if (!above || above.page !== best.line.page || !wholeLine || !looksLikeCompany(best.text)) return best;
   const t = above.text.trim();
-  const caps = (s: string) => s === s.toUpperCase() && /\p{Lu}{2}/u.test(s);
   const similar = above.height <= best.line.height * 1.3 && above.height >= best.line.height * 0.75;
   const close = best.line.y0 - above.y1 < 1.2 * best.line.height;
   // A wrapped name fills its first line: the next word would not have fitted beside it in the widest
@@ -376,6 +380,11 @@ export function joinNameBelow(lines: Line[], best: NameCandidate): NameCandidate
   const close = below.y0 - best.line.y1 < 1.2 * best.line.height;
   const similar = below.height <= best.line.height * 1.3 && below.height >= best.line.height * 0.7;
   const short = t.split(/\s+/).length <= 4 && !/\d/.test(t) && !NOT_A_NAME.test(t) && !addressLike(t);
-  const completes = DANGLING.test(best.text.trim()) || (!hasLegalForm(best.text) && hasLegalForm(`${best.text} ${t}`)) || /^(?:&\s*)?co\.?\b/i.test(t);
-  return close && similar && short && completes ? { ...best, text: `${best.text} ${repairNameText(t)}` } : best;
+  // A company number right under the second line ("RESTORAN NASI KANDAR" / "AL-HIKMAH" / "(002345678-X)") ends the name there.
+  const after = lines.find((l) => l.index === best.line.index + 2);
+  const numberedAfter = !!after && after.page === best.line.page && REGISTRATION_LINE.test(after.text.trim()) && caps(best.text) && caps(t);
+  const completes = DANGLING.test(best.text.trim()) || (!hasLegalForm(best.text) && hasLegalForm(t) && hasLegalForm(`${best.text} ${t}`)) || /^(?:&\s*)?co\.?\b/i.test(t) || numberedAfter;
+  // A candidate joined over two lines already (a form wrapped under its name) holds the line below.
+  const holds = best.text.toLowerCase().endsWith(t.toLowerCase());
+  return close && similar && short && completes && !holds ? { ...best, text: `${best.text} ${repairNameText(t)}` } : best;
 }

@@ -23,7 +23,12 @@ export const withoutLegalForm = (text: string): string =>
   text.replace(new RegExp(STRONG_FORM.source, 'gi'), ' ').replace(WEAK_FORM, '').trim();
 /** French forms are often printed before the name, as is Indonesia's PT: "SAS Halles Distribution", "SELARL Pharmacie Lefèvre", "PT Kopi Senja Nusantara". */
 const LEADING_FORM = /^(?:SAS|SASU|SARL|SELARL|EURL|SCI|SNC|SCP|PT)\s+\p{Lu}/u;
-export const hasLegalForm = (text: string): boolean => STRONG_FORM.test(text) || WEAK_FORM.test(text.trim()) || LEADING_FORM.test(text.trim());
+/** A Spanish graduate's title before a person's name ("Lda. Carmen Ruiz", a pharmacist), not Portugal's "Lda". */
+const GRADUATE_TITLE = /^\s*ld[ao]\.\s+(?=\p{Lu})/iu;
+export const hasLegalForm = (text: string): boolean => {
+  const t = text.replace(GRADUATE_TITLE, '');
+  return STRONG_FORM.test(t) || WEAK_FORM.test(t.trim()) || LEADING_FORM.test(t.trim());
+};
 export const hasTradeWord = (text: string): boolean => TRADE_WORD.test(text);
 /** A legal form or a trade word, also glued to the name by OCR. */
 export const looksLikeCompany = (text: string): boolean => hasLegalForm(text) || hasTradeWord(text) || GLUED_FORM.test(text);
