@@ -164,3 +164,13 @@ test('Vietnamese and Norwegian till slips are receipts; a Hungarian invoice is a
   assert.equal(label(['BYPARK', 'Bypark Drift AS', 'KVITTERING', 'Automat: 03', 'Inn: 05.03.2024 09:12', 'Belop kr 196,00', 'Bankkort **** 7719', 'Takk for besoket!']), 'receipt');
   assert.equal(label(['Duna Nyomda Kft.', 'SZÁMLA', 'Számla sorszáma: DN-2024-00418', 'Teljesítés dátuma: 2024.05.14.', 'Fizetési határidő: 2024.05.29.', 'Nettó összesen 545 900 Ft', 'ÁFA 27% 147 393 Ft', 'Fizetendő 693 293 Ft']), 'invoice');
 });
+
+test('a penalty notice, a form, a deposit slip and a timetable are other papers; a Danish bakery slip is a receipt', () => {
+  const fine = ['PENALTYCHARGE NOTICE', 'Road Traffic Act 1991', 'Borough of Westmere Parking Services', 'PCN Number WM41128807', 'Date of Contravention 12/03/2026', 'Time 10:47', 'Penalty charge £70.00', 'Reduced to £35.00 if paid within 14 days', 'Pay online or by card'];
+  const form = ['NOTIFICATION OF CHANGE OF ADDRESS', 'Form CA-2 (rev. 01/2026) Please complete in BLOCK CAPITALS', 'Title', 'Surname', 'Date of birth', 'Customer reference', 'Previous address', 'Signature', 'Date'];
+  const slip = ['HARBOURSIDE COMMUNITY BANK Date: 16/03/2026', 'DEPOSIT SLIP - CURRENT / SAVINGS ACCOUNT', 'Account name: Marisol Vance', 'Notes 50 × 4 200.00', 'Coins 6.40', 'Cheques (2) 415.00', 'TOTAL DEPOSIT 621.40', 'Paid in by: M. Vance', 'Cash'];
+  const table = ['TIMETABLE Line 42', 'Monday to Friday · valid from 02.03.2026', 'Harbour Terminal 06:05 06:35 07:05', 'Fish Market 06:08 06:38 07:08', 'Hospital 06:24 06:54 07:24', 'Tickets from the driver', 'Thank you for travelling with us'];
+  for (const lines of [fine, form, slip, table]) assert.equal(classifyPages({ pages: [makePage(lines)], classes: THREE }).label, 'other', lines[0]);
+  const bakery = ['Bageriet Solsikken', 'Solsikken Bageri ApS', 'Nørregade 22', '5000 Odense C', 'CVR 38123456', 'Bon 6620 02.03.2026', 'Kl.08:31 Eksp: Mette', 'Rugbrød 32,00', 'I ALT DKK 134,00', 'Kontant 200,00', 'Byttepenge 66,00', 'Heraf moms 25% 26,80', 'Tak for besøget!'];
+  assert.equal(classifyPages({ pages: [makePage(bakery)], classes: THREE }).label, 'receipt');
+});

@@ -55,6 +55,11 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
   application: ['application', 'antrag', 'demande', 'solicitud', 'domanda', 'aanvraag'],
   report: ['report', 'bericht', 'rapport', 'informe', 'relazione', 'verslag'],
   certificate: ['certificate', 'zertifikat', 'bescheinigung', 'certificat', 'certificado', 'certificato', 'certificaat'],
+  // Fines and official notices ("PENALTY CHARGE NOTICE", "Bußgeldbescheid", "Avis de contravention").
+  notice: ['notice', 'penalty notice', 'notification', 'bussgeldbescheid', 'verwarnung', 'avis de contravention', 'contravention', 'multa', 'contravvenzione', 'boete', 'bekendtgorelse'],
+  form: ['form', 'application form', 'change of address', 'formular', 'formulaire', 'formulario', 'modulo', 'formulier', 'blankett', 'blanket'],
+  'deposit slip': ['deposit slip', 'paying in slip', 'paying in', 'einzahlungsschein', 'einzahlungsbeleg', 'bordereau de remise', 'ficha de deposito', 'distinta di versamento', 'stortingsbewijs'],
+  timetable: ['timetable', 'schedule', 'fahrplan', 'horaire', 'horarios', 'orario', 'dienstregeling', 'tidtabell', 'koreplan', 'rozklad jazdy'],
 };
 
 /** Kinds a document of commerce may print as its own title; any other title says it is neither. */

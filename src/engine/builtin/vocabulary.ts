@@ -165,7 +165,8 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     'účtenka', 'hotově', 'vráceno', 'pokladní', 'platební karta', 'obsluha', 'děkujeme', 'schváleno', 'mezisoučet', 'kasjer', 'blik',
     'struk', 'tunai', 'kembali', 'kembalian', 'kasir', 'terima kasih',
     // Nordic, Turkish and Vietnamese tills: kvittering/kvitto, bankkort, takk/tack; fiş, nakit, para üstü; thanh toán, tiền khách đưa, cảm ơn.
-    'kvittering', 'kvitto', 'bankkort', 'kontant', 'takk', 'tack', 'fiş', 'nakit', 'para üstü', 'kasiyer', 'teşekkürler',
+    'kvittering', 'kvitto', 'bankkort', 'kontant', 'takk', 'tack', 'byttepenge', 'växel', 'vaxel', 'veksel', 'eksp', 'ekspedient', 'expedit',
+    'tak for besøget', 'tak for besoget', 'tak for handlen', 'velkommen igen', 'välkommen åter', 'valkommen ater', 'fiş', 'nakit', 'para üstü', 'kasiyer', 'teşekkürler',
     'thanh toan', 'thanh toán', 'tien khach dua', 'tiền khách đưa', 'tien thoi lai', 'thu ngan', 'thu ngân', 'cam on', 'cảm ơn', 'hen gap lai',
   ],
   contract: ['agreement', 'contract', 'party', 'parties', 'hereby', 'terms', 'conditions', 'signature', 'signed', 'clause', 'vertrag', 'contrat'],
