@@ -400,3 +400,19 @@ test('a "brutto" column heading is no gross total: the net sum under the table d
   ];
   assert.equal(read(lines, PARTS.slice(0, 1)).total, 15985.8);
 });
+
+test('a Czech "Daňový doklad č." is the invoice number, not the register insert ("vložka"); a Danish "1. marts 2026" is a date', () => {
+  const cz: FixtureLine[] = [
+    'Novák & Dvořák Stavební s.r.o. FAKTURA',
+    'Vinohradská 1840/112, 130 00 Praha 3',
+    'Zapsáno u MS v Praze, oddíl C, vložka 251887',
+    [[50, 'Odběratel'], [300, 'Daňový doklad č.:'], [500, '2026000118']],
+    [[50, 'Bytové družstvo'], [300, 'Datum vystavení:'], [500, '6. 3. 2026']],
+  ];
+  const NUMBER: FieldDefinition[] = [{ name: 'invoice_number', type: 'text', description: 'Invoice number' }];
+  assert.equal(read(cz, NUMBER).invoice_number, '2026000118');
+  // Read without its háček ("c."), the label names no number: still the register's insert is none.
+  assert.notEqual(read(cz.map((l) => (Array.isArray(l) ? l.map(([x, t]) => [x, t.replace('č.', 'c.')] as [number, string]) : l)), NUMBER).invoice_number, '251887');
+  const dk: FixtureLine[] = ['Skovbo Software ApS FAKTURA', 'CVR-nr. 41 88 20 17', [[50, 'Faktureres til'], [300, 'Fakturadato: 1. marts 2026']], [[50, 'Tandlægerne i Viby I/S'], [300, 'Betalingsdato: 15. marts 2026']]];
+  assert.equal(read(dk, [{ name: 'date', type: 'date', description: 'Invoice date' }]).date, '2026-03-01');
+});

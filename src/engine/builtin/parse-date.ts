@@ -27,7 +27,7 @@ const MONTHS: Record<string, number> = {};
 const monthNames: string[][] = [
   ['january', 'jan', 'januar', 'jän', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'gen', 'janeiro', 'januari', 'stycznia', 'styczeń', 'styczen'],
   ['february', 'feb', 'februar', 'fév', 'fev', 'février', 'fevrier', 'févr', 'febrero', 'febbraio', 'fevereiro', 'februari', 'lutego', 'luty'],
-  ['march', 'mar', 'märz', 'maerz', 'mars', 'mär', 'marzo', 'março', 'marco', 'maart', 'mrt', 'marca', 'marzec'],
+  ['march', 'mar', 'märz', 'maerz', 'mars', 'marts', 'mär', 'marzo', 'março', 'marco', 'maart', 'mrt', 'marca', 'marzec'],
   ['april', 'apr', 'avril', 'avr', 'abril', 'abr', 'aprile', 'kwietnia', 'kwiecień', 'kwiecien'],
   ['may', 'mai', 'mayo', 'maggio', 'mag', 'maio', 'mei', 'maj', 'maja'],
   ['june', 'jun', 'juni', 'juin', 'junio', 'giugno', 'giu', 'junho', 'czerwca', 'czerwiec'],
@@ -36,7 +36,7 @@ const monthNames: string[][] = [
   ['september', 'sep', 'sept', 'septembre', 'septiembre', 'setiembre', 'settembre', 'set', 'setembro', 'września', 'wrzesnia', 'wrzesień', 'wrzesien'],
   ['october', 'oct', 'oktober', 'okt', 'octobre', 'octubre', 'ottobre', 'ott', 'outubro', 'out', 'października', 'pazdziernika', 'październik', 'pazdziernik'],
   ['november', 'nov', 'novembre', 'noviembre', 'novembro', 'listopada', 'listopad'],
-  ['december', 'dec', 'dezember', 'dez', 'décembre', 'decembre', 'déc', 'diciembre', 'dicembre', 'dic', 'dezembro', 'grudnia', 'grudzień', 'grudzien'],
+  ['december', 'dec', 'dezember', 'dez', 'décembre', 'decembre', 'déc', 'diciembre', 'dicembre', 'dic', 'dezembro', 'desember', 'grudnia', 'grudzień', 'grudzien'],
 ];
 monthNames.forEach((names, i) => names.forEach((n) => (MONTHS[n] = i + 1)));
 

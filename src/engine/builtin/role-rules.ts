@@ -221,6 +221,8 @@ const OTHER_NUMBER_WORDS = new Set([
   'pan', 'siret', 'siren', 'kvk', 'nif', 'cif', 'nip', 'tracking', 'contract', 'vertrag', 'member', 'membership', 'asiakasnumero', 'klantnummer',
   // A Mexican CFDI's fiscal folio (its UUID) and certificate number are not the invoice's series and folio.
   'fiscal', 'uuid', 'certificado', 'rfc',
+  // A Czech or Slovak register entry ("Zapsáno u MS v Praze, oddíl C, vložka 251887").
+  'vložka', 'vlozka', 'oddíl', 'oddil', 'zapsáno', 'zapsano',
 ]);
 
 const NET_WORDS = new Set(['net', 'netto', 'nett']);
