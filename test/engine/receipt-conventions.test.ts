@@ -220,3 +220,7 @@ test('a town over a phone line is no name; a second line over the company number
   assert.equal(read(['RESTORAN NASI KANDAR', 'AL-HIKMAH', '(002345678-X)', 'NO 22, JALAN BURMA,', '10050 GEORGETOWN, PULAU PINANG']).company, 'RESTORAN NASI KANDAR AL-HIKMAH');
   assert.equal(read(['FARMACIA RUIZ MEDINA', 'Lda. Carmen Ruiz Medina', 'NIF: 50123456K', 'Avda. de la Constitución, 112', '28850 Torrejón de Ardoz']).company, 'FARMACIA RUIZ MEDINA');
 });
+
+test('"Av." opens a street: the address under a tax number starts there ("Av. Juárez No. 215, Col. Centro")', () => {
+  assert.equal(read(['FARMACIA SANTA LUCIA', 'Comercializadora Santa Lucía, S.A. de C.V.', 'RFC: CSL980312AB4', 'Av. Juárez No.215, Col. Centro', 'C.P. 06050, Cuauhtémoc, CDMX', 'Ticket: T-0193-552871']).address, 'Av. Juárez No.215, Col. Centro C.P. 06050, Cuauhtémoc, CDMX');
+});
