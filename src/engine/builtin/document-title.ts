@@ -56,8 +56,8 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
   report: ['report', 'bericht', 'rapport', 'informe', 'relazione', 'verslag'],
   certificate: ['certificate', 'zertifikat', 'bescheinigung', 'certificat', 'certificado', 'certificato', 'certificaat'],
   // Fines and official notices ("PENALTY CHARGE NOTICE", "Bußgeldbescheid", "Avis de contravention").
-  notice: ['notice', 'penalty notice', 'notification', 'bussgeldbescheid', 'verwarnung', 'avis de contravention', 'contravention', 'multa', 'contravvenzione', 'boete', 'bekendtgorelse'],
-  form: ['form', 'application form', 'change of address', 'formular', 'formulaire', 'formulario', 'modulo', 'formulier', 'blankett', 'blanket'],
+  notice: ['notice', 'penalty notice', 'notification', 'bussgeldbescheid', 'verwarnung', 'avis de contravention', 'contravention', 'multa', 'contravvenzione', 'boete'],
+  form: ['form', 'application form', 'change of address', 'formular', 'formulaire', 'formulario', 'modulo', 'formulier', 'blankett'],
   'deposit slip': ['deposit slip', 'paying in slip', 'paying in', 'einzahlungsschein', 'einzahlungsbeleg', 'bordereau de remise', 'ficha de deposito', 'distinta di versamento', 'stortingsbewijs'],
   timetable: ['timetable', 'schedule', 'fahrplan', 'horaire', 'horarios', 'orario', 'dienstregeling', 'tidtabell', 'koreplan', 'rozklad jazdy'],
 };
