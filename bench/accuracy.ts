@@ -1,5 +1,5 @@
 // Accuracy of `docdrop serve` on the real documents of ../shared/corpus, measured over HTTP:
-// upload, run a Workflow (run_parser), poll, classify; then per source and field the share of exact
+// upload (multipart, or the pre-signed flow over 6 MB), run a Workflow (run_parser), poll, classify; then per source and field the share of exact
 // matches after normalisation (dates ISO, amounts as numbers, names case/space/punctuation folded),
 // line items (row count and amounts), classification accuracy and seconds per page. Confidence quality
 // per field kind (the job's field_confidence extension): at each threshold T, the share of WRONG values
