@@ -299,6 +299,45 @@ test('the issue date over installation and service dates; Polish month names', (
   assert.deepEqual(findDates('12 października 2023')[0]?.date, { year: 2023, month: 10, day: 12 });
 });
 
+test("a number under the title that has its own label, or belongs to an address or an item row, is not the invoice's number", () => {
+  const nl = read(
+    [
+      [[50, 'Waddenwerk Advies B.V.'], [400, 'FACTUUR']],
+      [[50, 'Keizersgracht 411']],
+      [[50, 'Btw-nr.: NL857826391B01'], [300, 'Factuurnummer'], [420, 'F-2025-597']],
+      [[300, 'Klantnummer'], [420, 'C3907']],
+      [[300, 'Factuurdatum'], [420, '19-09-2025']],
+    ],
+    NUMBER_AND_DATE,
+  );
+  assert.equal(nl.invoice_number, 'F-2025-597');
+  const fr = read(
+    [
+      [[50, 'Meuse & Sambre Distribution SRL']],
+      [[50, 'FACTURE']],
+      [[50, 'Hainaut Numérique Conseil BV'], [300, 'Numéro'], [480, '2023/7453']],
+      [[50, 'Avenue Louise 180'], [300, 'Date'], [480, '02/10/2023']],
+      [[50, '1050 Bruxelles']],
+      [[50, 'N°'], [80, 'Désignation'], [300, 'Qté'], [360, 'Prix unitaire HT'], [480, 'Montant HT']],
+      [[50, '1'], [80, 'Hébergement web'], [300, '1'], [360, '473,01'], [480, '473,01']],
+    ],
+    NUMBER_AND_DATE,
+  );
+  assert.equal(fr.invoice_number, '2023/7453');
+});
+
+test('the issue date over order, delivery and due dates printed above it, in several languages', () => {
+  const cases: [string[], string][] = [
+    [['FACTURA', 'Fecha de pedido: 7 de agosto de 2023', 'Fecha de entrega: 31 de agosto de 2023', 'Fecha: 5 de septiembre de 2023'], '2023-09-05'],
+    [['Fattura', 'Data DDT 19/09/2024', 'Vs. ordine B20207', 'Data ordine 01/09/2024', 'Data emissione 27/09/2024'], '2024-09-27'],
+    [['FAKTURA VAT', 'Data zamówienia 2025-01-14', 'Data sprzedaży 2025-01-20', 'Data wystawienia 2025-01-28'], '2025-01-28'],
+    [['FAKTURA – DAŇOVÝ DOKLAD', 'Datum objednávky 16. 5. 2025', 'Datum splatnosti 8. 7. 2025', 'Datum vystavení 8. 6. 2025'], '2025-06-08'],
+    [['Factuur', 'Besteldatum 02-03-2024', 'Datum 09-03-2024'], '2024-03-09'],
+    [['Facture', 'Date de commande : 02/03/2024', 'Date : 09/03/2024'], '2024-03-09'],
+  ];
+  for (const [lines, want] of cases) assert.equal(read(['Nordwind Handel GmbH', ...lines], [NUMBER_AND_DATE[1]]).date, want, lines.join(' / '));
+});
+
 test('the sum to pay after a discount under the value of the services', () => {
   const data = read(
     [
@@ -319,7 +358,7 @@ test('the sum to pay after a discount under the value of the services', () => {
 test('a sum of money is no invoice number, though a label with the word for invoice stands before it', () => {
   const terms = fieldTerms(NUMBER_AND_DATE[0]);
   for (const money of ['3.608,22', '1,066.07', '12.50', "1'234.56", '$14,730.00', 'EUR 1.204,00']) assert.equal(typedValue(money, terms, { monthFirst: false }), null, money);
-  for (const id of ['GA-24/0763', '2024.001', 'RE-20201121/508']) assert.deepEqual(typedValue(id, terms, { monthFirst: false }), { kind: 'text', value: id }, id);
+  for (const id of ['GA-24/0763', '2024.001', 'RE-20201121/508', 'FT A2024/7969']) assert.deepEqual(typedValue(id, terms, { monthFirst: false }), { kind: 'text', value: id }, id);
 });
 
 test('letter-spaced labels read as words ("I N V O I C E  N U M B E R"); the Czech number sign "č."', () => {

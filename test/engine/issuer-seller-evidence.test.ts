@@ -284,3 +284,22 @@ test('a numbered company ("9123-4567 Québec inc.", "2468135 Ontario Limited") i
   assert.equal(cleanName('2468135 Ontario Limited', false), '2468135 Ontario Limited');
   assert.equal(cleanName('12345678 Canada Inc.', false), '12345678 Canada Inc.');
 });
+
+test('a sender line of two parts, the name with its company form and the address, gives the name; OCR reads its dot as a plus', () => {
+  const lines: FixtureLine[] = [
+    'BELLERIVE',
+    'Bellerive Conseil SARL · 3 avenue Jean Jaurès, 33000 Bordeaux',
+    'N° TVA: FR91 864055444',
+    'FACTURE',
+    [[50, 'Adresse de facturation'], [300, 'Numéro: FA-2023-2257']],
+    [[50, 'Lumière Sud Distribution EURL'], [300, 'Date: 2 juillet 2023']],
+    '14 rue des Tanneurs',
+    '69002 Lyon',
+  ];
+  assert.equal(read(page(lines, [0], 2)), 'Bellerive Conseil SARL');
+  const scan = page(lines.map((l) => (typeof l === 'string' ? l.replace(' · ', ' + ') : l)), [0], 2);
+  for (const w of scan.words) w.conf = 90;
+  assert.equal(read({ ...scan, source: 'ocr' }), 'Bellerive Conseil SARL');
+  // Two parts of which the first has no company form: a tagline, not a sender line.
+  assert.equal(read(page(['Heating · 3 avenue Foch, 33000 Bordeaux', 'Bellerive Conseil SARL', 'FACTURE'])), 'Bellerive Conseil SARL');
+});

@@ -6,7 +6,7 @@ import { undoOcrLetters } from './parse-date.js';
 import type { Word } from '../types.js';
 import { labelScore, type FieldTerms } from './field-terms.js';
 import { typedValue, type TypedValue, type ValueContext } from './typed-value.js';
-import { tokenize } from './vocabulary.js';
+import { synonymsOf, tokenize } from './vocabulary.js';
 
 export interface Candidate {
   value: TypedValue;
@@ -26,6 +26,9 @@ const SOURCE_BONUS = { inline: 0.2, right: 0.15, below: 0.1, fallback: 0 } as co
 /** A UK postcode, or an Australian state with its postcode. */
 const POSTCODE_TEXT = /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b|\b(?:NSW|VIC|QLD|TAS|ACT)\s+\d{4}\b/;
 const MAX_LABEL_WORDS = 5;
+const NUMBER_WORDS = synonymsOf('number');
+/** A sum of money with cents, not part of a date ("473,01", "1.192,98"). */
+const PRICE = /(?<![\d.,/])\d{1,3}(?:[.,\s]\d{3})*[.,]\d{2}(?![\d.,/])/;
 
 const wordsText = (ws: Word[]): string => ws.map((w) => w.text).join(' ');
 
@@ -87,6 +90,20 @@ function valueBelow(lines: Line[], line: Line, x0: number, x1: number): Phrase[]
   return out;
 }
 
+/** Tokens of the words of `text` before its value `value` (an identifier taken from inside a phrase). */
+function leadingWords(text: string, value: string): string[] {
+  const at = text.indexOf(value);
+  return at > 0 ? tokenize(text.slice(0, at)).filter((t) => !/\d/.test(t)) : [];
+}
+
+/** A number's label in the phrase just left of it on its line ("Klantnummer | C3907", "Order No: | 4411"). */
+const NUMBER_LABEL = /(?:nummer|number|numero|número|numéro|no\.?|nr\.?|n°|nº|#|id)\s*:?$/iu;
+function labelLeftOf(line: Line, text: string): string[] {
+  const i = line.phrases.findIndex((p) => p.text === text);
+  const left = i > 0 ? line.phrases[i - 1].text : '';
+  return !/\d/.test(left) && (NUMBER_LABEL.test(left) || /:$/.test(left)) ? tokenize(left) : [];
+}
+
 /** Every labelled candidate for the field in the document. */
 export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueContext): Candidate[] {
   const out: Candidate[] = [];
@@ -114,11 +131,17 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
         }
         // A postcode is no document number ("Cardiff CF10 1EP", "Brisbane QLD 4000").
         if (terms.role === 'identifier' && POSTCODE_TEXT.test(text)) score -= 0.5;
+        // Words before a number under the label are the number's own label ("Klantnummer C3907" under a
+        // "FACTUUR" title) or the text it belongs to ("Avenue Louise 180"), not the label's value.
+        const own = source === 'below' && terms.role === 'identifier' && value.kind === 'text' ? [...labelLeftOf(at, text), ...leadingWords(text, value.value)] : [];
+        if (own.length > 0) score -= 0.4;
+        // A bare "No." heading a column of an item table over a priced row: the item's position, not the document's number.
+        if (source === 'below' && terms.role === 'identifier' && line.phrases.length >= 4 && PRICE.test(at.text) && tokenize(phrase.text).every((t) => NUMBER_WORDS.has(t))) score -= 0.5;
         // A value buried in a sentence after the label is weak evidence.
         if (source === 'inline' && text.split(/\s+/).length > 5) score -= 0.25;
         if (value.kind === 'number' && (value.amount.decimals || value.amount.currency)) score += 0.1;
         // Beyond the line, the whole phrase is the label ("TOTAL DUE" whose value sits to the right).
-        const tokens = source === 'inline' ? tokenize(phrase.text).filter((t) => !/\d/.test(t)) : tokenize([phrase.text, ...passed].join(' ')).filter((t) => !/\d/.test(t));
+        const tokens = source === 'inline' ? tokenize(phrase.text).filter((t) => !/\d/.test(t)) : [...tokenize([phrase.text, ...passed].join(' ')).filter((t) => !/\d/.test(t)), ...own];
         out.push({ value, score, line: at, labelTokens: tokens, labelLine: line, source });
         return value;
       };

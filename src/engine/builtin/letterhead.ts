@@ -39,6 +39,7 @@ const HEADING_WORD =
 const DOC_TYPE_WORD =
   /^(tax\s+)?(invoice|rechnung|facture|factura|fattura|fatura|factuur|faktura|receipt|quittung|bill|credit note|gutschrift)\b[\s:]*|[\s:]*\b(tax\s+)?(invoice|rechnung|facture|factura|fattura|fatura|factuur|faktura|receipt|quittung)$/gi;
 const SENDER_SEPARATOR = /\s+[-–·•●|]\s+|\s*[·•●|]\s*/;
+const OCR_SENDER_SEPARATOR = /\s+[-–·•●|+]\s+|\s*[·•●|]\s*/;
 /** A sender line over an address window: a name with a company form or trade word, then address parts. */
 const isSenderLine = (l: Line): boolean => {
   const parts = l.text.split(SENDER_SEPARATOR);
@@ -208,7 +209,8 @@ function wordsAfterForm(text: string): string {
 }
 
 function optionsOf(l: Line, ocr: boolean, above: Line | undefined): Option[] {
-  const parts = l.text.split(SENDER_SEPARATOR);
+  // OCR may read a sender line's `·` as `+` ("ACME EURL + 14 rue des Tanneurs, 69002 Lyon").
+  const parts = l.text.split(ocr ? OCR_SENDER_SEPARATOR : SENDER_SEPARATOR);
   const all = { x0: l.x0, x1: l.x1, phrases: l.phrases };
   // A legal form alone under its name's line, in a narrow column ("Bayside Electrical Services" / "Pty Ltd").
   // Left-aligned, or centred on a receipt ("Comercializadora Santa Lucía," / "S.A. de C.V.").
@@ -226,8 +228,11 @@ function optionsOf(l: Line, ocr: boolean, above: Line | undefined): Option[] {
     // A phrase's own size: a small name next to a big "INVOICE" title is still small print.
     ...l.phrases.map((ph) => ({ text: ph.text, bonus: 0, height: Math.max(...ph.words.map((w) => w.y1 - w.y0)), x0: ph.x0, x1: ph.x1, phrases: [ph] })),
     // A sender line above an address window ("ACME GmbH · Main St 1 · 12345 Town") starts with the name;
-    // a tagline ("Heating · Cooling · Ventilation") has no address part and is no sender line.
-    ...(parts.length >= 3 && parts.slice(1).some((p) => addressLike(p)) ? [{ text: parts[0], bonus: 0.5, height: l.height, ...all }] : []),
+    // a tagline ("Heating · Cooling · Ventilation") has no address part and is no sender line. Of two
+    // parts, the first is a name with a company form ("ACME SARL · 3 avenue Foch, 33000 Bordeaux").
+    ...((parts.length >= 3 || (parts.length === 2 && looksLikeCompany(parts[0]))) && parts.slice(1).some((p) => addressLike(p))
+      ? [{ text: parts[0], bonus: 0.5, height: l.height, ...all }]
+      : []),
   ];
 }
 

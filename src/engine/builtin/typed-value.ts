@@ -63,8 +63,8 @@ export function cleanText(text: string, terms: FieldTerms): string | null {
     const groups = [number];
     while (/^\d{2,5}$/.test(number) && /^\d{2,4}$/.test(tokens[at + groups.length] ?? '')) groups.push(tokens[at + groups.length]);
     if (groups.length > 1 && groups.join('').length >= 8) return groups.join(' ');
-    // The series before the number: "FT 2024/157", also a lettered one ("FT A/2024/233", as Portugal prints them).
-    return at > 0 && isSeriesCode(tokens[at - 1]) && /^(?:\d|\p{Lu}{1,3}[/-]\d)/u.test(number) ? `${tokens[at - 1]} ${number}` : number;
+    // The series before the number: "FT 2024/157", also a lettered one ("FT A/2024/233", "FT A2024/7969", as Portugal prints them).
+    return at > 0 && isSeriesCode(tokens[at - 1]) && /^(?:\d|\p{Lu}{1,3}[/-]?\d)/u.test(number) ? `${tokens[at - 1]} ${number}` : number;
   }
   return t;
 }

@@ -122,6 +122,14 @@ export const OTHER_DATE_WORDS = new Set([
   // Installation, quote, warranty and accounting-period dates; Polish service, delivery and payment dates.
   'installation', 'instalación', 'instalacion', 'installazione', 'instalação', 'installatie', 'montage', 'presupuesto', 'preventivo',
   'orçamento', 'quote', 'warranty', 'garantía', 'garantia', 'garanzia', 'garantie', 'competência', 'wykonania', 'dostawy', 'płatności', 'platnosci',
+  // Order, dispatch and sale dates in other languages: pedido, encomenda, ordine, DDT (Italy's delivery note), commande,
+  // bestelling, beställning, bestilling, tilaus, zamówienia, objednávky; Poland's date of sale; Czech and Slovak due
+  // and delivery dates, and the date of the taxable supply (DUZP).
+  'pedido', 'encomenda', 'ordine', 'ddt', 'spedizione', 'envío', 'envio', 'albarán', 'albaran', 'commande', 'expédition',
+  'bestellung', 'bestellt', 'versand', 'versanddatum', 'bestelling', 'besteldatum', 'levering', 'verzending', 'beställning',
+  'leverans', 'leveransdatum', 'bestilling', 'ordredato', 'tilaus', 'tilauspäivä', 'toimitus', 'zamówienia', 'zamowienia',
+  'sprzedaży', 'sprzedazy', 'objednávky', 'objednavky', 'objednání', 'dodání', 'dodani', 'splatnosti', 'splatnost', 'plnění',
+  'plneni', 'duzp',
 ]);
 
 /** Document-type cue words for classification: general vocabulary of each kind of document. */
