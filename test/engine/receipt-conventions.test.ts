@@ -224,3 +224,22 @@ test('a town over a phone line is no name; a second line over the company number
 test('"Av." opens a street: the address under a tax number starts there ("Av. Juárez No. 215, Col. Centro")', () => {
   assert.equal(read(['FARMACIA SANTA LUCIA', 'Comercializadora Santa Lucía, S.A. de C.V.', 'RFC: CSL980312AB4', 'Av. Juárez No.215, Col. Centro', 'C.P. 06050, Cuauhtémoc, CDMX', 'Ticket: T-0193-552871']).address, 'Av. Juárez No.215, Col. Centro C.P. 06050, Cuauhtémoc, CDMX');
 });
+
+test("the shop's name over its address, where the address reads like a name: a county's Co., a street without its number, OCR's B for ß", () => {
+  const ie = read(['DAYBREAK FOODS', 'Daybreak Foods Ireland Ltd', 'Unit 3, Main Street', 'Naas, Co. Kildare', 'W91 X2P4', 'Tel: 045 879 210', 'TOTAL 56.47']);
+  assert.equal(ie.company, 'Daybreak Foods Ireland Ltd');
+  assert.equal(ie.address, 'Unit 3, Main Street Naas, Co. Kildare W91 X2P4');
+  const uk = read(['Riverside Multi-Storey Car Park', 'Castle Way', 'Exeter EX1 1RR', 'VAT No. 817335460', 'Parking Fee 11.20']);
+  assert.deepEqual([uk.company, uk.address], ['Riverside Multi-Storey Car Park', 'Castle Way Exeter EX1 1RR']);
+  const at = read(['Funktaxi Innsbruck 5311', 'Amraser StraBe 6', '6020 Innsbruck', '0512 5311', 'UID ATU58123746', 'Summe EUR 36,85']);
+  assert.equal(at.company, 'Funktaxi Innsbruck 5311');
+  const bakery = read(['Backerei Huber Gesellschaft m.b.H.', 'Mariahilfer Straße 112', '1070 Wien', 'UID ATU12345678', 'Summe EUR 28,15']);
+  assert.equal(bakery.company, 'Backerei Huber Gesellschaft m.b.H.');
+});
+
+test("a pharmacy with its pharmacist's title, over the receipt's title; the place after a taxi's label is no name", () => {
+  const it = read(['Farmacia San Rocco dott.ssa Lucia Bianchi', 'Corso Vittorio Emanuele 88', '80121 Napoli', 'P. IVA 07123456789', [[80, 'DOCUMENTO COMMERCIALE']], 'di vendita o prestazione', 'TOTALE COMPLESSIVO 40,70']);
+  assert.equal(it.company, 'Farmacia San Rocco dott.ssa Lucia Bianchi');
+  const taxi = read(['TAXI BARCELONA LIC.07814', 'C/ de Sants,112', '08014 Barcelona', 'NIF: 46123987L', [[50, 'Origen:'], [120, 'Pl. Catalunya']], 'TOTAL 34,73']);
+  assert.equal(taxi.company, 'TAXI BARCELONA LIC.07814');
+});

@@ -141,14 +141,14 @@ export function nameEvidence(text: string, line: Line): number {
   const tokens = tokenize(text);
   if (!hasLegalForm(text) && [tokens[0], tokens[tokens.length - 1]].some((t) => LABEL_WORDS.has(t))) score -= 0.4;
   // The address under the name is not the name, also where a county reads as a legal form ("Kinsale Co. Cork P17 XK23").
-  // An Irish county ("…, Howth, Co. Dublin") is no company form.
-  if ((addressLike(text) && !looksLikeCompany(text.replace(/\bCo\.?\s+\p{Lu}\p{Ll}+$/u, ''))) || hasLetteredPostcode(text)) score -= 0.4;
+  if ((addressLike(text) && !looksLikeCompany(text)) || hasLetteredPostcode(text)) score -= 0.4;
   // A street address whose street is named for a trade ("4381 MARKET ST") is still an address.
   else if (streetAddress(text)) score -= 0.8;
   // Names are printed in capitals or title case; an all-lower-case line is a slogan or noise.
   if (!/\p{Lu}/u.test(text)) score -= 0.4;
-  // ... and in title case a longer word starts with a capital ("Paid through Cash" is running text).
-  else if (/(?:^|\s)(?!(?:and|for|the|und|von|van|der|des|les|del|zum|zur)\b)\p{Ll}{4,}/u.test(text)) score -= 0.3;
+  // ... and in title case a longer word starts with a capital ("Paid through Cash" is running text); an
+  // abbreviated title is no such word ("Farmacia San Rocco dott.ssa Lucia Bianchi").
+  else if (/(?:^|\s)(?!(?:and|for|the|und|von|van|der|des|les|del|zum|zur)\b)\p{Ll}{4,}(?![.\p{L}])/u.test(text)) score -= 0.3;
   // A line with a price is an item ("CAFE CREME 12.00 2 24.00"), one with a date a header.
   if (findDates(text).length || findAmounts(line.text).some((a) => a.decimals)) score -= 0.5;
   return score;
@@ -261,7 +261,8 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
       if (!text) continue;
       let score = Math.min(1, o.height / maxH) + place + o.bonus + nameEvidence(text, l);
       // The value of some other label ("Guest Name: Jane Roe") is not the issuer's name.
-      if (LABELLED.test(o.text)) score -= 0.3;
+      // ... nor the phrase after a label ("Origen: | Pl. Catalunya" on a taxi receipt).
+      if (LABELLED.test(o.text) || (o.phrases.length === 1 && /:$/.test(l.phrases[l.phrases.indexOf(o.phrases[0]) - 1]?.text ?? ''))) score -= 0.3;
       // ... nor is a label whose value follows after a spaced colon ("Geschäftsprozess : Beispiel") or is a date ("Entrega   16 de outubro de 2024").
       else if (o.phrases.length === 1 && valueFollows(l.phrases[l.phrases.indexOf(o.phrases[0]) + 1]?.text)) score -= 0.4;
       // A party's name is followed by its address (a street number or a postcode on the next line).

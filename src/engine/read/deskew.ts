@@ -14,6 +14,8 @@ const MIN_GAIN = 1.1;
 const STROKE_REACH = 100;
 /** Ink points sampled at most: enough for the profile of a page, cheap to rotate 41 times. */
 const MAX_POINTS = 60_000;
+/** Grid step of the first count of stroke pixels. */
+const COARSE_STEP = 4;
 
 /**
  * The angle in degrees (clockwise positive, as sharp's rotate takes it) that straightens the page's
@@ -27,12 +29,10 @@ export function skewDegrees(gray: Uint8Array, width: number, height: number): nu
     for (let v = 0; v < 256; v++) if ((seen += histogram[v]) >= gray.length * share) return v;
     return 255;
   };
-  // Ink: darker than halfway from the darkest percent to the paper (the median).
-  const inkBelow = (percentile(0.01) + percentile(0.5)) / 2;
-  let ink = 0;
-  for (let v = 0; v < inkBelow; v++) ink += histogram[v];
-  if (ink === 0) return 0;
-  const every = Math.max(1, Math.ceil(Math.sqrt(ink / MAX_POINTS)));
+  // Ink: darker than halfway from the darkest percent to the paper, the median of the bright side of the
+  // picture (Otsu's split): not of the whole, which is the table where a receipt lies on it, filling most of the photo.
+  const paper = medianFrom(histogram, otsuSplit(histogram, gray.length));
+  const inkBelow = (percentile(0.01) + paper) / 2;
   // A stroke has paper on both sides within a few pixels; the table a receipt lies on, or a scanner's
   // dark margin, does not: its edges lean with the photo, not with the lines of text.
   const reach = Math.max(4, Math.round(width / STROKE_REACH));
@@ -44,13 +44,21 @@ export function skewDegrees(gray: Uint8Array, width: number, height: number): nu
     }
     return false;
   };
-  const xs: number[] = [];
-  const ys: number[] = [];
-  for (let y = 0; y < height; y += every) {
-    for (let x = 0; x < width; x += every) {
-      if (gray[y * width + x] < inkBelow && paperWithin(y * width, x, -1) && paperWithin(y * width, x, 1)) xs.push(x), ys.push(y);
+  const strokes = (every: number): { xs: number[]; ys: number[] } => {
+    const xs: number[] = [];
+    const ys: number[] = [];
+    for (let y = 0; y < height; y += every) {
+      for (let x = 0; x < width; x += every) {
+        if (gray[y * width + x] < inkBelow && paperWithin(y * width, x, -1) && paperWithin(y * width, x, 1)) xs.push(x), ys.push(y);
+      }
     }
-  }
+    return { xs, ys };
+  };
+  // Sampled as densely as MAX_POINTS allows, counted on a coarse grid first (a dark table is no stroke, so
+  // the dark pixels alone would sample the text too thinly).
+  const coarse = strokes(COARSE_STEP);
+  const every = Math.max(1, Math.ceil(Math.sqrt((coarse.xs.length * COARSE_STEP * COARSE_STEP) / MAX_POINTS)));
+  const { xs, ys } = every === COARSE_STEP ? coarse : strokes(every);
   if (xs.length === 0) return 0;
   const sharpness = (degrees: number): number => {
     const t = Math.tan((degrees * Math.PI) / 180);
@@ -73,4 +81,32 @@ export function skewDegrees(gray: Uint8Array, width: number, height: number): nu
   if (Math.abs(best) < MIN_DEGREES || bestScore < straight * MIN_GAIN) return 0;
   // Rows that fall by `best` degrees to the right are straightened by turning the page back.
   return -best;
+}
+
+/** The grey level that splits the histogram into the two classes of least variance within (Otsu): values from it up are the bright class. */
+function otsuSplit(histogram: Uint32Array, total: number): number {
+  let sumAll = 0;
+  for (let v = 0; v < 256; v++) sumAll += v * histogram[v];
+  let below = 0;
+  let sumBelow = 0;
+  let best = 0;
+  let split = 128;
+  for (let v = 0; v < 255; v++) {
+    below += histogram[v];
+    sumBelow += v * histogram[v];
+    const above = total - below;
+    if (below === 0 || above === 0) continue;
+    const between = below * above * (sumBelow / below - (sumAll - sumBelow) / above) ** 2;
+    if (between > best) (best = between), (split = v + 1);
+  }
+  return split;
+}
+
+/** The median grey level of the pixels from `from` up. */
+function medianFrom(histogram: Uint32Array, from: number): number {
+  let count = 0;
+  for (let v = from; v < 256; v++) count += histogram[v];
+  let seen = 0;
+  for (let v = from; v < 256; v++) if ((seen += histogram[v]) >= count / 2) return v;
+  return 255;
 }

@@ -6,14 +6,14 @@
  * DE/AT/CH, FR/BE/LU, ES/IT/PT/BR, NL, Nordic, CEE, Baltic, GR, TR, PE, VN, MY/ID, JP, RU).
  */
 const STRONG_FORM =
-  /(?:^|[\s,(&])(gmbh|mbh|kgaa|ltd|private\s+limited|proprietary\s+limited|limited|llc|l\.l\.c|inc|incorporated|corp|corporation|plc|llp|pllc|sarl|s\.à\s?r\.l|s\.a\.r\.l|sàrl|eurl|sasu|s\.a\.s|s\.a|s\.l|s\.p\.a|s\.r\.l|s\.r\.o|s\.n\.c|s\.l\.u|s\.coop|v\.o\.f|c\.v\.a|a\/s|aps|oyj|oy|bvba|b\.v|n\.v|sdn\.?\s*bhd|bhd|berhad|pte|pty|pvt|kft|zrt|ltda|lda|sp\.\s?z\s?o\.\s?[o0]|sagl|d\.o\.o|k\.k|ooo|pjsc|jsc|tbk|e\.\s?k|ohg|gbr|dac|a\.s|spol\.\s?s\s?r\.o|a\.\s?e|a\.ş|tnhh|ltd\.?\s?şti|uab|oü|ehf|d\.d|s\.a\.c|e\.i\.r\.l|c\.\s?v|r\.\s?l|co\.|&\s?co)\.?(?=$|[\s,.)])/iu;
+  /(?:^|[\s,(&])(gmbh|mbh|m\.b\.h|ges\.?\s?m\.?b\.?h|kgaa|ltd|private\s+limited|proprietary\s+limited|limited|llc|l\.l\.c|inc|incorporated|corp|corporation|plc|llp|pllc|sarl|s\.à\s?r\.l|s\.a\.r\.l|sàrl|eurl|sasu|s\.a\.s|s\.a|s\.l|s\.p\.a|s\.r\.l|s\.r\.o|s\.n\.c|s\.l\.u|s\.coop|v\.o\.f|c\.v\.a|a\/s|aps|oyj|oy|bvba|b\.v|n\.v|sdn\.?\s*bhd|bhd|berhad|pte|pty|pvt|kft|zrt|ltda|lda|sp\.\s?z\s?o\.\s?[o0]|sagl|d\.o\.o|k\.k|ooo|pjsc|jsc|tbk|e\.\s?k|ohg|gbr|dac|a\.s|spol\.\s?s\s?r\.o|a\.\s?e|a\.ş|tnhh|ltd\.?\s?şti|uab|oü|ehf|d\.d|s\.a\.c|e\.i\.r\.l|c\.\s?v|r\.\s?l|co\.|&\s?co)\.?(?=$|[\s,.)])/iu;
 
 /** Short forms that are also ordinary words or units ("AS", "SA", "KG"): only in capitals, ending the name. */
 const WEAK_FORM = /\s(AG|KG|UG|SA|SL|SAS|SE|AS|ASA|AB|NV|BV|CV|CC|KK|SpA|SPA|Srl|SRL|SRO|PC|LP|Co|CO|OG|SARL)\.?$/;
 
 /** Words of business names that are not legal forms: a shop or trade, still a sign of a name. */
 const TRADE_WORD =
-  /\b(trading|traders|enterprise|enterprises|store|stores|restaurant|restoran|cafe|café|coffee|bakery|hotel|motel|shop|mart|market|supermarket|minimarket|pharmacy|apotheke|pharmacie|bistro|grill|kitchen|boutique|bookstore|hardware|stationery|electronics|services|solutions|consulting|industries|holdings|group|international|systems|technologies|partners|associates|agency|studio|clinic|motors|company)\b/i;
+  /\b(trading|traders|enterprise|enterprises|store|stores|restaurant|restoran|cafe|café|coffee|bakery|hotel|motel|shop|mart|market|supermarket|minimarket|pharmacy|apotheke|pharmacie|farmacia|farmacie|apteka|apotek|apotheek|bistro|grill|kitchen|boutique|bookstore|hardware|stationery|electronics|services|solutions|consulting|industries|holdings|group|international|systems|technologies|partners|associates|agency|studio|clinic|motors|company)\b/i;
 
 /** A form written with the words of the name run together by OCR: "LANHINGSTATIONERYSDNBHD". */
 const GLUED_FORM = /(sdn\.?\s*bhd|bhd|berhad|gmbh|ltd|limited|llc|inc|corp|plc|sarl|enterprise|enterprises|trading|restaurant|hotel|supermarket|market|mart|store)\.?\)?$/i;
@@ -25,8 +25,11 @@ export const withoutLegalForm = (text: string): string =>
 const LEADING_FORM = /^(?:SAS|SASU|SARL|SELARL|EURL|SCI|SNC|SCP|PT)\s+\p{Lu}/u;
 /** A Spanish graduate's title before a person's name ("Lda. Carmen Ruiz", a pharmacist), not Portugal's "Lda". */
 const GRADUATE_TITLE = /^\s*ld[ao]\.\s+(?=\p{Lu})/iu;
+/** An Irish county (or County Durham) in an address ("Naas, Co. Kildare"), whose "Co." is no company. */
+const IRISH_COUNTY =
+  /\bCo\.?\s+(?:Carlow|Cavan|Clare|Cork|Donegal|Dublin|Galway|Kerry|Kildare|Kilkenny|Laois|Leitrim|Limerick|Longford|Louth|Mayo|Meath|Monaghan|Offaly|Roscommon|Sligo|Tipperary|Waterford|Westmeath|Wexford|Wicklow|Antrim|Armagh|Down|Fermanagh|Londonderry|Derry|Tyrone|Durham)\b/giu;
 export const hasLegalForm = (text: string): boolean => {
-  const t = text.replace(GRADUATE_TITLE, '');
+  const t = text.replace(GRADUATE_TITLE, '').replace(IRISH_COUNTY, '');
   return STRONG_FORM.test(t) || WEAK_FORM.test(t.trim()) || LEADING_FORM.test(t.trim());
 };
 export const hasTradeWord = (text: string): boolean => TRADE_WORD.test(text);

@@ -4,20 +4,20 @@
 import type { Line } from '../../layout/lines.js';
 
 export const NOT_A_NAME =
-  /\b(tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|no\.?|nr\.?|gst|vat|reg|siret|siren|iban|swift|bic|kassenbon|beleg|table|cashier|thank|thanks|merci|danke|vielen|welcome|visit|visite)\b|invoice|rechnung|facture|factura|fattura|fatura|factuur|faktura|receipt|quittung/i;
+  /\b(tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|no\.?|nr\.?|gst|vat|reg|siret|siren|iban|swift|bic|kassenbon|beleg|table|cashier|thank|thanks|merci|danke|vielen|welcome|visit|visite|scontrino|ricevuta|kvitto|kvittering|kassabon)\b|documento\s+commerciale|invoice|rechnung|facture|factura|fattura|fatura|factuur|faktura|receipt|quittung/i;
 /** Where an address ends: contact, tax and document lines (document words also glued by OCR: "TAXINVOICE"). */
 export const ADDRESS_STOP =
   /\b(tel|tél|phone|ph|mob|mobile|hp|fax|e-?mail|www|http|gst|gstid|gstin|hst|pst|qst|fssai|cin|lic|vat|vatreg|tax|telp|tin|npwp|rfc|dič|ičo|reg|inh|inhaber|date|datum|cashier|table|document|documento|no\s*:|steuer\p{L}*|st\.?-?nr|ust|ust-?id\p{L}*|uid|mwst|tva|siret|siren|iban|bic|nif|cif|nipc?|kvk|btw|p\.?\s?iva|c\.?\s?f|abn|org\.?\s?nr|cvr|cnpj|tlf|tlfn|telf|öffnungszeiten|offnungszeiten|opening\s+hours|open\s+daily|horaires?|horario|orari|openingstijden|öppettider|åbningstider|godziny\s+otwarcia|cliente?|customer|kunde|klant|bill\s+of\s+supply|quittung|ticket|beleg|kassenbon|tid\s*:|mid\s*:|mgr)(?![\p{L}\p{N}])|\b(?:store|st)\s*#\s*\d|@|(?<![\p{L}\p{N}])\+\d{2}|invoice|receipt|rechnung|facture|factura|fattura|fatura|factuur|faktura/iu;
 /** General street and area words of addresses (English, German, French, Malay, Spanish, Italian). */
 const STREET_WORDS =
-  /(?<![\p{L}\p{N}])(street|road|avenue|ave|blvd|boulevard|lane|drive|suite|floor|flr|level|lot|unit|block|blk|building|bldg|plaza|highway|hwy|jalan|jln|jl|lorong|lrg|taman|tmn|kawasan|bandar|persiaran|soi|thanon|brgy|barangay|strasse|straße|str|weg|platz|allee|gasse|rue|chemin|route|autoroute|quai|via|viale|piazza|corso|strada|calle|avenida|avda|av|colonia|paseo|carrer|carretera|rua|praça|praca|calçada|calcada|travessa|largo|estrada|ul|ulica|aleja|ulice|náměstí|namesti|třída|trida)(?![\p{L}\p{N}])/iu;
+  /(?<![\p{L}\p{N}])(street|road|avenue|ave|blvd|boulevard|lane|drive|suite|floor|flr|level|lot|unit|block|blk|building|bldg|plaza|highway|hwy|jalan|jln|jl|lorong|lrg|taman|tmn|kawasan|bandar|persiaran|soi|thanon|brgy|barangay|strasse|straße|strabe|str|weg|platz|allee|gasse|rue|chemin|route|autoroute|quai|via|viale|piazza|corso|strada|calle|avenida|avda|av|colonia|paseo|carrer|carretera|rua|praça|praca|calçada|calcada|travessa|largo|estrada|ul|ulica|aleja|ulice|náměstí|namesti|třída|trida)(?![\p{L}\p{N}])/iu;
 /** One word that is a street or area word ("LOT", "Jalan"). */
 const STREET_WORD_ALONE = new RegExp(`^(?:${STREET_WORDS.source})$`, 'iu');
 export const isStreetWord = (word: string): boolean => STREET_WORD_ALONE.test(word);
 /** The same, with the spaces OCR may drop: "NO.53JALANPUTRA 1,", "81200JOHORBAHRU". */
-const GLUED_ADDRESS = /jalan|taman|lorong|kawasan|persiaran|strasse|straße|street|avenue|boulevard|(?<!\d)\d{5}(?=\p{Lu}{3})/iu;
+const GLUED_ADDRESS = /jalan|taman|lorong|kawasan|persiaran|strasse|straße|strabe|street|avenue|boulevard|(?<!\d)\d{5}(?=\p{Lu}{3})/iu;
 /** A street name compounded with its street word, then the house number ("Muensterplatz 21", "Industriestr. 25"). */
-const COMPOUND_STREET = /\p{L}{2,}(?:(?:straße|strasse|str\.|platz|weg|gasse|allee|damm|ufer|ring|markt|straat|laan|gracht|plein|kade|dijk|singel|gatan|gata|vägen|väg|vej|veien|vegen|gate|gade|torget|torv)\s+|str\.)\d+\s?\p{L}?\b/iu;
+const COMPOUND_STREET = /\p{L}{2,}(?:(?:straße|strasse|strabe|str\.|platz|weg|gasse|allee|damm|ufer|ring|markt|straat|laan|gracht|plein|kade|dijk|singel|gatan|gata|vägen|väg|vej|veien|vegen|gate|gade|torget|torv)\s+|str\.)\d+\s?\p{L}?\b/iu;
 /** A street, a comma and its house number, as southern Europe prints them ("Via Garibaldi, 21", "C/ Mayor,14"). */
 const STREET_COMMA_NUMBER = /^\p{L}[\p{L}.'’/ -]{1,40},\s?\d{1,4}\s?[a-zA-Z]?$/u;
 /** Postcodes beyond the plain four or five digits: "111 22" (SE), "3542 AD" (NL), "1100-053" (PT), "00-950" (PL), "SE1 9XX" (UK). */
@@ -29,6 +29,8 @@ export const hasLetteredPostcode = (text: string): boolean => /\b[A-Z]{1,2}\d[A-
 const TOWN_POSTCODE6 = /\p{L}{3,}\s?[-–]?\s?\d{6}(?!\d)/u;
 
 /** A line that reads as part of an address: a house number first (also "Shop 16,", "Shop No. 22"), a postcode, or a street word. */
+/** A street named without its number, in title case ("Castle Way", "Harbour Road"), on a line of its own. */
+const NUMBERLESS_STREET = /^(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:Street|Road|Avenue|Boulevard|Drive|Lane|Highway|Way|Terrace|Crescent|Close|Parade|Mews|Grove)$/u;
 export const addressLike = (text: string): boolean =>
   /^\W*\d+\w?\b|^\W*(?:no|nr|lot|plot|unit|shop|kiosk|stall|suite|flat|door|sector)\.?\s*(?:no\.?\s*)?\d|^\W*[A-Z]{0,3}\d[\w-]*,/i.test(text) ||
   // OCR ran the house number, the street and its type together: "99BrunswickSt", "12HighRd".
@@ -42,6 +44,7 @@ export const addressLike = (text: string): boolean =>
   GLUED_ADDRESS.test(text) ||
   COMPOUND_STREET.test(text) ||
   STREET_COMMA_NUMBER.test(text.trim()) ||
+  NUMBERLESS_STREET.test(text.trim()) ||
   /(?:^|\s)C\/\s?\p{Lu}/u.test(text);
 
 /**
@@ -51,6 +54,7 @@ export const addressLike = (text: string): boolean =>
  */
 export const streetAddress = (text: string): boolean =>
   /^\W*\d+[A-Z]?,?\s+(?:\p{L}+\.?\s+){1,4}(?:st|street|rd|road|ave|avenue|blvd|dr|drive|ln|lane|hwy|pkwy|way|ct|court|pl|place|sq|square|terrace|crescent|close|parade|gardens|mews|circle|grove|row|walk|green)\.?,?$/iu.test(text.trim()) ||
+  NUMBERLESS_STREET.test(text.trim()) ||
   /^\W*(?:shop|unit|suite|kiosk|stall)\.?\s*(?:no\.?\s*)?\d+\w?\b/i.test(text);
 
 /** Lines under a name that carry its registration or tax number, not its address: "(123456-X)", "Company No: 12345-A", "GST ID: 0012". */
