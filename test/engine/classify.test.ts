@@ -174,3 +174,38 @@ test('a penalty notice, a form, a deposit slip and a timetable are other papers;
   const bakery = ['Bageriet Solsikken', 'Solsikken Bageri ApS', 'Nørregade 22', '5000 Odense C', 'CVR 38123456', 'Bon 6620 02.03.2026', 'Kl.08:31 Eksp: Mette', 'Rugbrød 32,00', 'I ALT DKK 134,00', 'Kontant 200,00', 'Byttepenge 66,00', 'Heraf moms 25% 26,80', 'Tak for besøget!'];
   assert.equal(classifyPages({ pages: [makePage(bakery)], classes: THREE }).label, 'receipt');
 });
+
+test("an event's programme with its sessions' times, its café breaks and its fees is another paper", () => {
+  const programme = [
+    'VIII JORNADAS LOGISUR 2025',
+    'Logística sostenible y digitalización de la cadena de suministro',
+    'Sevilla · FIBES Palacio de Congresos · 16 y 17 de octubre de 2025',
+    'PROGRAMA',
+    'Jueves, 16 de octubre',
+    'Hora Sesión Ponente Sala',
+    '08:30–09:15 Acreditación y café de bienvenida Hall',
+    '09:15–09:45 Inauguración oficial Consejera de Foment A',
+    '09:45–10:45 Ponencia: El puerto de Sevilla como nodo intermodal Dña. Carmen Ruiz A',
+    '11:00–12:15 Mesa redonda: última milla y ZBE urbanas Varios A',
+    '12:30–13:30 Taller: trazabilidad con RFID y blockchain D. Iñaki Larrea B',
+    '13:30–15:00 Almuerzo networking Terraza',
+    '15:00–16:30 Casos de éxito: almacenes automatizados Varios A',
+    '16:45–18:00 Visita técnica Puerto de Sevilla (plazas limitadas) Bus',
+    'Viernes, 17 de octubre',
+    'Hora Sesión Ponente Sala',
+    '09:00–10:00 Ponencia: descarbonización de flotas pesadas D. Tomás Vidal A',
+    '10:15–11:30 Mesa redonda: talento y formación en logística Varios A',
+    '11:30–12:00 Pausa café Hall',
+    '12:00–13:15 Presentación del Barómetro LogiSur 2025 Equipo LogiSur A',
+    '13:15–13:45 Entrega de los Premios LogiSur y clausura A',
+    'Cuotas de inscripción',
+    'Modalidad Hasta 15/09 Desde 16/09',
+    'Socios LogiSur 120,00 € 150,00 €',
+    'No socios 190,00 € 230,00 €',
+    'Estudiantes y desempleados 40,00 € 40,00 €',
+    'Precios con IVA incluido. La inscripción incluye documentación, cafés y almuerzo. Inscripciones en logisur.es/jornadas. Programa',
+    'sujeto a cambios.',
+    'Organiza: Asociación Andaluza de Logística LogiSur · Colaboran: Autoridad Portuaria de Sevilla, Universidad de Sevilla',
+  ];
+  assert.equal(classifyPages({ pages: [makePage(programme)], classes: THREE }).label, 'other');
+});

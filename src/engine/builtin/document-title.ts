@@ -59,6 +59,8 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
   notice: ['notice', 'penalty notice', 'notification', 'bussgeldbescheid', 'verwarnung', 'avis de contravention', 'contravention', 'multa', 'contravvenzione', 'boete'],
   form: ['form', 'application form', 'change of address', 'formular', 'formulaire', 'formulario', 'modulo', 'formulier', 'blankett'],
   'deposit slip': ['deposit slip', 'paying in slip', 'paying in', 'einzahlungsschein', 'einzahlungsbeleg', 'bordereau de remise', 'ficha de deposito', 'distinta di versamento', 'stortingsbewijs'],
+  // An event's or a conference's programme ("PROGRAMA", "Tagungsprogramm").
+  programme: ['programme', 'program', 'programm', 'programa', 'programma', 'event programme', 'conference programme', 'tagungsprogramm', 'programmheft'],
   timetable: ['timetable', 'schedule', 'fahrplan', 'horaire', 'horarios', 'orario', 'dienstregeling', 'tidtabell', 'koreplan', 'rozklad jazdy'],
 };
 
