@@ -303,3 +303,21 @@ test('a sender line of two parts, the name with its company form and the address
   // Two parts of which the first has no company form: a tagline, not a sender line.
   assert.equal(read(page(['Heating · 3 avenue Foch, 33000 Bordeaux', 'Bellerive Conseil SARL', 'FACTURE'])), 'Bellerive Conseil SARL');
 });
+
+test('a document title OCR read letter-spaced is no name, as it is unspaced', () => {
+  const [title, spacedTitle, name] = documentLines([makePage(['FATTURA', 'F ATTUR A', 'Colli Euganei'])], { detectLayout: true });
+  assert.ok(nameEvidence(spacedTitle.text, spacedTitle) < nameEvidence(name.text, name) - 0.5);
+  assert.ok(Math.abs(nameEvidence(spacedTitle.text, spacedTitle) - nameEvidence(title.text, title)) < 0.05);
+});
+
+test('a legal form that a wide space set apart from its name still belongs to it', () => {
+  const p = page([
+    'Faktura VAT',
+    'Nr faktury: 95/02/2024',
+    [[50, 'Sprzedawca:'], [320, 'Nabywca:']],
+    [[50, 'Wistomar Technika Sp.'], [186, 'z o.o.'], [320, 'Mazurex Systemy Sp. j.']],
+    [[50, 'ul. Grunwaldzka 42'], [320, 'ul. Piotrkowska 118']],
+    [[50, 'NIP: 850-407-55-75'], [320, 'NIP: 178-701-77-27']],
+  ]);
+  assert.equal(read(p), 'Wistomar Technika Sp. z o.o.');
+});

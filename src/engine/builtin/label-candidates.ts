@@ -5,6 +5,7 @@ import { readByOcr, type Line, type Phrase } from '../layout/lines.js';
 import { undoOcrLetters } from './parse-date.js';
 import type { Word } from '../types.js';
 import { labelScore, type FieldTerms } from './field-terms.js';
+import { withSplitForm } from './issuer/legal-forms.js';
 import { typedValue, type TypedValue, type ValueContext } from './typed-value.js';
 import { synonymsOf, tokenize } from './vocabulary.js';
 
@@ -175,7 +176,7 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
       const x0 = phrase.words[span.start].x0;
       for (const p of valueBelow(lines, line, x0, labelX1)) {
         const at = lines.find((l) => l.phrases.includes(p)) ?? line;
-        if (push(p.text, 'below', at)) break;
+        if (push(terms.type === 'text' ? withSplitForm(at, p) : p.text, 'below', at)) break;
       }
     }
   }

@@ -128,7 +128,9 @@ export function nameEvidence(text: string, line: Line): number {
   if (hasLegalForm(text)) score += 0.5;
   else if (looksLikeCompany(text)) score += 0.4;
   // A web address is contact data, unless a legal form makes it the company's name ("Shopify.com B.V.").
-  if (NOT_A_NAME.test(text) || /@/.test(text) || (/\.(com|net|org|de|fr)\b/i.test(text) && !hasLegalForm(text))) score -= 0.6;
+  // A title OCR read letter-spaced ("F ATTUR A") is one too.
+  const spaced = text.split(/\s+/).filter((w) => /^\p{L}$/u.test(w)).length >= 2;
+  if (NOT_A_NAME.test(text) || (spaced && NOT_A_NAME.test(text.replace(/\s+/g, ''))) || /@/.test(text) || (/\.(com|net|org|de|fr)\b/i.test(text) && !hasLegalForm(text))) score -= 0.6;
   // A code (a BIC "DEUTDEFF500", an article "CF-P1EU"): one word with letters and digits side by side.
   if (CODE_WORD.test(text.trim())) score -= 0.6;
   // A register entry ("RCS de Lyon n° 437 254 427") names the register, not the company.

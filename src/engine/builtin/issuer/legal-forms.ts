@@ -1,5 +1,6 @@
 // Company legal forms of many countries and the common words of business names: they tell a company's
 // name from other text, and let the spaces OCR dropped around them be put back (ocr-repair.ts).
+import type { Line, Phrase } from '../../layout/lines.js';
 
 /**
  * Forms that are not ordinary words, matched anywhere in a name as a word of their own (US/UK/IN/AU/SG,
@@ -55,3 +56,10 @@ export function cutAtLegalForm(text: string): string {
 
 /** One word that is a legal form: "GmbH", "Ltd.", "SAS". */
 export const isLegalFormWord = (word: string): boolean => STRONG_FORM.test(` ${word}`) || WEAK_FORM.test(` ${word}`);
+
+/** A name and its legal form that a wide space set apart as the next phrase ("Wistomar Technika Sp." | "z o.o."). */
+export function withSplitForm(line: Line, p: Phrase): string {
+  const next = line.phrases[line.phrases.indexOf(p) + 1];
+  const joined = next ? `${p.text} ${next.text}` : p.text;
+  return next && next.x0 - p.x1 < 1.5 * line.height && next.text.split(/\s+/).length <= 3 && !hasLegalForm(p.text) && hasLegalForm(joined) ? joined : p.text;
+}

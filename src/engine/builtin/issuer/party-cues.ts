@@ -2,6 +2,7 @@
 // where the goods go), and the printed cues of each party's block ("Sold by:", "Bill To", "Kunde",
 // "Lieferadresse"), in English, German, French, Spanish, Italian and Dutch.
 import type { Line, Phrase } from '../../layout/lines.js';
+import { withSplitForm } from './legal-forms.js';
 
 export type Party = 'seller' | 'buyer' | 'ship_to';
 
@@ -235,6 +236,9 @@ export function blockOf(lines: Line[], cue: Cue, maxLines = 7): BlockLine[] {
     if (line.y0 - bottom > 2.5 * Math.max(h, line.height)) break;
     const phrases = line.phrases.filter((p) => p.x0 >= x0 && p.x0 <= x1);
     if (phrases.length === 0) continue;
+    // A legal form split off its name by a wide space, as monospaced print and OCR set it ("Wistomar Technika Sp." | "z o.o.").
+    const last = phrases[phrases.length - 1];
+    if (withSplitForm(line, last) !== last.text) phrases.push(line.phrases[line.phrases.indexOf(last) + 1]);
     if (phrases.some((p) => cueOf(p.text))) break;
     out.push({ line, phrases, text: phrases.map((p) => p.text).join(' ') });
     bottom = line.y1;
