@@ -58,6 +58,9 @@ test("a Malaysian company's (M) read as another letter is put back; other bracke
 test('in an OCR address, a letter inside a number is its digit and a street word read with digits is the word', () => {
   assert.equal(repairAddressText('10T 2210-A & 22B0-C, JALAN MAWAR 6,'), 'LOT 2210-A & 2280-C, JALAN MAWAR 6,');
   assert.equal(repairAddressText('56D30 KOTA BARU, 8LK 7'), '56030 KOTA BARU, BLK 7');
+  // A house number's l before its street, an Australian state in a case no one prints; a house letter and "Vic" stay.
+  assert.equal(repairAddressText('21l Brunswick St Fitzroy VIc 3065'), '211 Brunswick St Fitzroy VIC 3065');
+  assert.equal(repairAddressText('12a Hauptstr. 5, Carlton Vic 3053'), '12a Hauptstr. 5, Carlton Vic 3053');
   assert.equal(repairAddressText('51200 Kuala Lumpur . SELANGOR ( TESCO PUTRA NILAI )'), '51200 Kuala Lumpur. SELANGOR (TESCO PUTRA NILAI)');
   assert.equal(repairAddressText('2 Place du Marche 7501l Paris'), '2 Place du Marche 75011 Paris');
   assert.equal(repairAddressText('54 High Street Harrogate HGl 1HS'), '54 High Street Harrogate HG1 1HS');

@@ -170,6 +170,12 @@ function fixPostcodes(text: string): string {
         return `${a}${digit(b)}${letter(c)}${sp}${digit(d)}${letter(e)}${digit(f)}`;
       },
     )
+    // A house number ending in an l before its street ("21l Brunswick St"): a lower-case l is no house letter.
+    .replace(/(?<![\p{L}\p{N}])(\d{1,4})l(?=\s+\p{Lu}\p{Ll})/gu, '$11')
+    // An Australian state before its postcode in a case no one prints ("VIc 3065", "NsW 2000"): in capitals.
+    .replace(/(?<![\p{L}\p{N}])(nsw|vic|qld|tas)(?=\s+\d{4}(?!\d))/giu, (state: string) =>
+      /^(?:\p{Lu}+|\p{Lu}\p{Ll}+|\p{Ll}+)$/u.test(state) ? state : state.toUpperCase(),
+    )
     // A UK postcode whose space OCR lost ("LE167NJ" is LE16 7NJ).
     .replace(/(?<![\p{L}\p{N}])([A-Z]{1,2}\d[A-Z\d]?)(\d[A-Z]{2})(?![\p{L}\p{N}])/gu, '$1 $2')
     // A capital O read as 0 before the small letters of a word ("0rlando").
