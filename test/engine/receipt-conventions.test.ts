@@ -233,6 +233,8 @@ test("the shop's name over its address, where the address reads like a name: a c
   assert.deepEqual([uk.company, uk.address], ['Riverside Multi-Storey Car Park', 'Castle Way Exeter EX1 1RR']);
   const at = read(['Funktaxi Innsbruck 5311', 'Amraser StraBe 6', '6020 Innsbruck', '0512 5311', 'UID ATU58123746', 'Summe EUR 36,85']);
   assert.equal(at.company, 'Funktaxi Innsbruck 5311');
+  const fuel = read(['Aurora Petroli S.r.l.', 'S.S. 16 Adriatica km 214', '60019 Senigallia (AN)', 'P. IVA 01234567890', 'TOTALE EURO 72,57']);
+  assert.equal(fuel.address, 'S.S. 16 Adriatica km 214 60019 Senigallia (AN)');
   const bakery = read(['Backerei Huber Gesellschaft m.b.H.', 'Mariahilfer Straße 112', '1070 Wien', 'UID ATU12345678', 'Summe EUR 28,15']);
   assert.equal(bakery.company, 'Backerei Huber Gesellschaft m.b.H.');
 });

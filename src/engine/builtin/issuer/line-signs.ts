@@ -45,6 +45,8 @@ export const addressLike = (text: string): boolean =>
   COMPOUND_STREET.test(text) ||
   STREET_COMMA_NUMBER.test(text.trim()) ||
   NUMBERLESS_STREET.test(text.trim()) ||
+  // A road and its kilometre ("S.S. 16 Adriatica km 214", "Carretera N-340, km 12"), as Italy and Iberia give roadside addresses.
+  /(?<![\p{L}\p{N}])km\.?\s?\d{1,4}(?:[.,]\d{1,3})?(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])S\.\s?[SP]\.\s?\d/iu.test(text) ||
   /(?:^|\s)C\/\s?\p{Lu}/u.test(text);
 
 /**
