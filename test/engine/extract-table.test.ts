@@ -497,3 +497,54 @@ test('a header printed over two lines ("Cena / netto", "Wartość / brutto") hea
     { description: 'Plakaty B2', quantity: 300, unit_price: 3.2, amount: 960 },
   ]);
 });
+
+test('tax rows named in other languages or with full stops (TPS, TVQ, ISS, I.V.A.) are no items', () => {
+  const qc = read([
+    [[50, 'Désignation'], [300, 'Qté'], [360, 'Prix unitaire'], [480, 'Total']],
+    [[50, 'Formation bureautique'], [300, '3'], [360, '1 455,00'], [480, '4 365,00']],
+    [[50, 'Maintenance annuelle'], [300, '1'], [360, '576,50'], [480, '576,50']],
+    [[300, 'Montant HT'], [480, '4 941,50']],
+    [[50, 'TPS (5 %)'], [480, '247,08']],
+    [[50, 'TVQ (9,975 %)'], [480, '492,91']],
+  ]);
+  assert.deepEqual(amounts(qc.rows), [4365, 576.5]);
+  const cl = read([
+    [[50, 'Descripción'], [300, 'Cantidad'], [360, 'Precio'], [480, 'Valor']],
+    [[50, 'Alquiler de andamio'], [300, '4'], [360, '108.000'], [480, '432.000']],
+    [[50, 'Mantenimiento de ascensores'], [300, '12'], [360, '210.000'], [480, '2.520.000']],
+    [[300, 'Monto Neto'], [480, '2.952.000']],
+    [[50, 'I.V.A. 19%'], [480, '560.880']],
+  ]);
+  assert.deepEqual(amounts(cl.rows), [432000, 2520000]);
+  const br = read([
+    [[50, 'Designação'], [300, 'Quantidade'], [360, 'Preço unit.'], [480, 'Total']],
+    [[50, 'Consultoria informática'], [300, '12'], [360, '282,00'], [480, '3.384,00']],
+    [[50, 'Deslocação'], [300, '1'], [360, '216,50'], [480, '216,50']],
+    [[300, 'Subtotal'], [480, '3.600,50']],
+    [[50, 'ISS 5%'], [480, '180,03']],
+  ]);
+  assert.deepEqual(amounts(br.rows), [3384, 216.5]);
+});
+
+test('an article number column ("Artikelnr.") is no description, and the table goes on under its header repeated on the next page', () => {
+  const header: FixtureLine = [[50, 'Pos'], [80, 'Artikelnr.'], [150, 'Leistung'], [300, 'Anzahl'], [360, 'Preis/Einh.'], [480, 'Gesamt']];
+  const p1 = makePage([
+    header,
+    [[50, '1'], [80, 'A11262'], [150, 'Monteurstunden'], [300, '3'], [360, '86,20'], [480, '258,60']],
+    [[50, '2'], [80, 'A37963'], [150, 'Schutzhandschuhe'], [300, '14'], [360, '15,00'], [480, '210,00']],
+    [[300, 'Übertrag'], [480, '468,60']],
+  ]);
+  const p2 = makePage([
+    header,
+    [[300, 'Übertrag'], [480, '468,60']],
+    [[50, '3'], [80, 'A47753'], [150, 'Kupferrohr 22 mm'], [300, '120'], [360, '15,10'], [480, '1.812,00']],
+    [[300, 'Nettobetrag'], [480, '2.280,60']],
+    [[300, '19 % USt.'], [480, '433,31']],
+  ], 2);
+  const rows = extractFields({ pages: [p1, p2], fields: [ITEMS], dateFormat: null, detectLayout: true, detectTables: false }).data.line_items as { description: string; unit_price: number; amount: number }[];
+  assert.deepEqual(rows.map((r) => [r.description, r.unit_price, r.amount]), [
+    ['Monteurstunden', 86.2, 258.6],
+    ['Schutzhandschuhe', 15, 210],
+    ['Kupferrohr 22 mm', 15.1, 1812],
+  ]);
+});

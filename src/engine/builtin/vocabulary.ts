@@ -103,7 +103,9 @@ export const GRAND_TOTAL_WORDS = new Set([
 ]);
 
 export const INCLUSIVE_WORDS = new Set(['incl', 'including', 'inclusive', 'inkl', 'inklusive', 'ttc', 'inc']);
-export const TAX_WORDS = new Set(['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess', 'kdv', 'áfa', 'afa', 'dph', 'ptu', 'ppn', 'gtgt']);
+export const TAX_WORDS = new Set(['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess', 'kdv', 'áfa', 'afa', 'dph', 'ptu', 'ppn', 'gtgt',
+  // Quebec's GST and QST in French (TPS, TVQ); Brazil's service and goods taxes (ISS, ICMS).
+  'tps', 'tvq', 'iss', 'icms']);
 
 /** Words of an amount still to pay: it may add earlier balances or deduct prepayments, so it ranks below the total. */
 export const DUE_WORDS = new Set(['due', 'payable', 'balance', 'outstanding', 'remaining', 'zahlbetrag', 'restbetrag', 'previous', 'offen', 'offener', 'offene', 'offenen', 'restant', 'pendiente', 'openstaand']);

@@ -20,7 +20,8 @@ const EXTRA_HEADER_WORDS: Record<Exclude<ColumnRole, 'other'>, string[]> = {
  * "Prix unit." or "Precio unitario" belongs to the price, not to a quantity column.
  */
 const HEADER_MODIFIERS: Partial<Record<ColumnRole, Set<string>>> = {
-  unit_price: new Set(['unit', 'unitario', 'unitaria', 'unitário', 'unitária', 'unitaire', 'per', 'each', 'je', 'pro']),
+  // "Preis/Einh.", "Preis je Einheit", "Preis/Stk.": the unit a price is for.
+  unit_price: new Set(['unit', 'unitario', 'unitaria', 'unitário', 'unitária', 'unitaire', 'per', 'each', 'je', 'pro', 'einh', 'einheit', 'stk', 'stück']),
 };
 
 const GROUPS: [Exclude<ColumnRole, 'other'>, Set<string>][] = [

@@ -22,6 +22,8 @@ export interface Header {
 }
 
 const CODE_WORDS = new Set([...synonymsOf('number'), 'code', 'sku', 'ean', 'art', 'hsn', 'sac']);
+/** A code column's header written as one compound ("Artikelnr.", "Artikelnummer", "Varenr", "Produktcode"). */
+const isCodeWord = (t: string): boolean => CODE_WORDS.has(t) || /^\p{L}{3,}(?:nr|nummer|code)$/u.test(t);
 
 /** A word's tokens, OCR's one-letter misreadings of header words put right. */
 function wordTokens(w: Word): string[] {
@@ -63,7 +65,7 @@ export function matchHeader(line: Line, last: Line, subs: TableSub[]): Header | 
         const rightward = s.terms.role === 'total' ? 0.001 * (a / words.length) : 0;
         // "Item No.", "Article #": a column of codes, not of the items' text.
         const next = samePhrase(b, b + 1) ? tokens[b + 1] : [];
-        const codes = s.role === 'description' && [...acc, ...next].some((t) => CODE_WORDS.has(t)) ? 0.3 : 0;
+        const codes = s.role === 'description' && [...acc, ...next].some(isCodeWord) ? 0.3 : 0;
         if (score >= 0.5 && unmatched === 0) spans.push({ sub: si, start: a, end: b, score: score + 0.01 * (b - a) + rightward - codes });
       }
     }

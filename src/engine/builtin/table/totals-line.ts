@@ -23,6 +23,9 @@ function looksLikeTotal(t: string): boolean {
   return diff === 1 && t.startsWith('tot');
 }
 
+/** An abbreviation spelled with full stops is its word: "I.V.A. 19%" is the IVA line. */
+const undotted = (text: string): string => text.replace(/(?<!\p{L})(?:\p{L}\.){2,}/gu, (m) => m.replaceAll('.', ''));
+
 /** A line that carries an amount and starts (first four words) with a totals, tax or charge word. */
 export function isTotalsLine(line: Line): boolean {
   // A totals line carries its amount; "ohne USt." under a column header is header text.
@@ -33,8 +36,8 @@ export function isTotalsLine(line: Line): boolean {
   // The label is the line's first words, or the phrase just left of its amount where a block of text
   // beside the totals shares their line ("Remit To: | Merchandise | $7,466.47").
   const amountAt = line.phrases.findLastIndex((p) => /\d/.test(p.text));
-  const label = amountAt >= 1 ? tokenize(line.phrases[amountAt - 1].text).slice(0, 4) : [];
-  const words = [...tokenize(line.text).slice(0, 4), ...label].map((t) => t.replace(/(?<=\p{L})\d+$/u, ''));
+  const label = amountAt >= 1 ? tokenize(undotted(line.phrases[amountAt - 1].text)).slice(0, 4) : [];
+  const words = [...tokenize(undotted(line.text)).slice(0, 4), ...label].map((t) => t.replace(/(?<=\p{L})\d+$/u, ''));
   const tokens = [...words, ...words.slice(1).map((t, i) => words[i] + t)];
   return (
     tokens.some((t) => TOTAL_TERMS.has(t) || PARTIAL_TOTAL_WORDS.has(t) || TAX_WORDS.has(t) || CHARGE_WORDS.has(t) || /^(sub)?total/.test(t) || looksLikeTotal(t)) ||
