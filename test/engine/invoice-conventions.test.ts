@@ -455,3 +455,14 @@ test('a Czech "Daňový doklad č." is the invoice number, not the register inse
   const dk: FixtureLine[] = ['Skovbo Software ApS FAKTURA', 'CVR-nr. 41 88 20 17', [[50, 'Faktureres til'], [300, 'Fakturadato: 1. marts 2026']], [[50, 'Tandlægerne i Viby I/S'], [300, 'Betalingsdato: 15. marts 2026']]];
   assert.equal(read(dk, [{ name: 'date', type: 'date', description: 'Invoice date' }]).date, '2026-03-01');
 });
+
+test('an Italian "N. documento" over its value is the invoice number, not a code in an item; an Austrian "19. Jänner 2024" is a date', () => {
+  const fields: FieldDefinition[] = [
+    { name: 'invoice_number', type: 'text', description: 'Invoice number' },
+    { name: 'date', type: 'date', description: 'Invoice date' },
+  ];
+  const it = read(['FATTURA', 'Officine Rossi S.r.l.', [[350, 'N. documento']], [[350, '91/2025']], 'Parmigiano Reggiano DOP 24 mesi 18,5 kg 19,20'], fields.slice(0, 1));
+  assert.equal(it.invoice_number, '91/2025');
+  const at = read(['RECHNUNG', [[50, 'Rechnung Nr.'], [200, 'R2401-414']], [[50, 'Belegdatum'], [200, '19. Jänner 2024']], [[50, 'Fälligkeit'], [200, '18. Februar 2024']]], fields);
+  assert.deepEqual(at, { invoice_number: 'R2401-414', date: '2024-01-19' });
+});

@@ -23,9 +23,9 @@ export interface DateMatch {
 
 const MONTHS: Record<string, number> = {};
 // English, German, French; then Spanish, Italian, Portuguese, Dutch, the Nordic languages and Polish (its
-// genitive "7 czerwca 2024" and nominative, also without diacritics).
+// genitive "7 czerwca 2024" and nominative, also without diacritics); Austria's Jänner.
 const monthNames: string[][] = [
-  ['january', 'jan', 'januar', 'jän', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'gen', 'janeiro', 'januari', 'stycznia', 'styczeń', 'styczen'],
+  ['january', 'jan', 'januar', 'jän', 'jänner', 'jaenner', 'janner', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'gen', 'janeiro', 'januari', 'stycznia', 'styczeń', 'styczen'],
   ['february', 'feb', 'februar', 'fév', 'fev', 'février', 'fevrier', 'févr', 'febrero', 'febbraio', 'fevereiro', 'februari', 'lutego', 'luty'],
   ['march', 'mar', 'märz', 'maerz', 'mars', 'marts', 'mär', 'marzo', 'março', 'marco', 'maart', 'mrt', 'marca', 'marzec'],
   ['april', 'apr', 'avril', 'avr', 'abril', 'abr', 'aprile', 'kwietnia', 'kwiecień', 'kwiecien'],

@@ -8,7 +8,9 @@ const SYNONYM_GROUPS: string[][] = [
   ['number', 'no', 'nr', 'num', '#', 'nummer', 'numero', 'numéro', 'número', 'n°', 'no.', 'nº', 'núm', 'ref', 'reference', 'id', 'nummer', 'nro', 'numer', 'č', 'číslo', 'cislo', 'folio'],
   ['invoice', 'inv', 'bill', 'rechnung', 'facture', 'rechnungs', 'receipt', 'beleg', 'quittung', 'factura', 'fattura', 'fatura', 'factuur', 'faktura', 'lasku',
     // Inflected: Polish "numer faktury", Finnish "laskun numero".
-    'faktury', 'laskun'],
+    'faktury', 'laskun',
+    // The document a number label names on invoices printed by accounting systems ("Document No.", "Numero documento").
+    'document', 'documento'],
   // Also Spanish/Portuguese/Italian (fecha, data, emisión), Dutch/Scandinavian (datum, dato), Malay/Indonesian (tarikh, tanggal).
   ['date', 'dated', 'datum', 'issued', 'issue', 'rechnungsdatum', 'belegdatum', 'fecha', 'data', 'dato', 'tarikh', 'tanggal', 'tgl', 'emisión', 'emision', 'emissão', 'émission', 'ausstellungsdatum', 'wystawienia',
     // Turkish, Hungarian, Vietnamese.
