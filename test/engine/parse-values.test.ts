@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findDates, parseDate } from '../../src/engine/builtin/parse-date.js';
 import { formatDate } from '../../src/engine/builtin/format-date.js';
-import { parseAmount } from '../../src/engine/builtin/parse-amount.js';
+import { findAmounts, parseAmount } from '../../src/engine/builtin/parse-amount.js';
 import { fieldTerms } from '../../src/engine/builtin/field-terms.js';
 import { cleanText } from '../../src/engine/builtin/typed-value.js';
 
@@ -102,4 +102,10 @@ test('reads a date with the time glued to its year, as OCR joins them', () => {
   assert.deepEqual(findDates('03Mar201818:22')[0]?.date, { year: 2018, month: 3, day: 3 });
   // Digits glued to a year without a time are not a date.
   assert.deepEqual(findDates('1/2/2019123'), []);
+});
+
+test('a star alone before an amount with decimals is a Turkish receipt\'s mark, not a masked card number', () => {
+  assert.deepEqual(findAmounts('TOPLAM *570,00').map((a) => a.value), [570]);
+  assert.deepEqual(findAmounts('KART ****4204').map((a) => a.value), []);
+  assert.deepEqual(findAmounts('Card *4204').map((a) => a.value), []);
 });

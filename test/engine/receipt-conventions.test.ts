@@ -245,3 +245,16 @@ test("a pharmacy with its pharmacist's title, over the receipt's title; the plac
   const taxi = read(['TAXI BARCELONA LIC.07814', 'C/ de Sants,112', '08014 Barcelona', 'NIF: 46123987L', [[50, 'Origen:'], [120, 'Pl. Catalunya']], 'TOTAL 34,73']);
   assert.equal(taxi.company, 'TAXI BARCELONA LIC.07814');
 });
+
+test('addresses of Turkish, Hungarian and Finnish shops, ending at till, tax office and register rows; Greek and OCR-read Polish legal forms', () => {
+  const tr = read(['KAHVE DURAGI', 'Durak Gida San. ve Tic. Ltd. Sti.', 'Moda Cad. No: 45', 'Kadikoy / ISTANBUL', 'KADIKOY V.D. 1234567890', 'TOPLAM *570,00', 'NAKIT *600,00', 'PARA USTU *30,00']);
+  assert.deepEqual([tr.address, tr.total], ['Moda Cad. No: 45 Kadikoy / ISTANBUL', 570]);
+  assert.equal(read(['Toth es Tarsa Kft.', 'Kiraly utca 26.', '1061 Budapest', 'Adoszam: 12345678-2-42', 'OSSZESEN 2 165']).address, 'Kiraly utca 26. 1061 Budapest');
+  assert.equal(read(['Koivu Rauta Oy', 'Hameenkatu 15', '33100 Tampere', 'Y-tunnus 1234567-8 puh. 03 212 3344', 'Kassa 5 Myyja M Lena', 'YHTEENSA 111,50']).address, 'Hameenkatu 15 33100 Tampere');
+  const gr = read(['MINI MARKET ANDREOU', 'ANDREOU G. & SIA O.E.', 'Ermou 54', '105 63 Athina', "A.F.M.099876543 D.O.Y. A' ATHINON", 'TEL.2103221145']);
+  assert.deepEqual([gr.company, gr.address], ['ANDREOU G. & SIA O.E.', 'Ermou 54 105 63 Athina']);
+  assert.equal(read(['Apteka Pod Lipami Sp. z 0.0.', 'ul. Lipowa 7', '31-123 Krakow', 'NIP 676-123-45-67']).company, 'Apteka Pod Lipami Sp. z o.o.');
+  const my = read(['RESTORAN NASI KANDAR SRI BAYU', 'NO.27, JALAN SS 2/64,', '47300 PETALING JAYA, SELANGOR', '(JM0812345-T)', 'TEL: 016-332 8710']);
+  assert.equal(my.address, 'NO.27, JALAN SS 2/64, 47300 PETALING JAYA, SELANGOR');
+  assert.equal(read(['Starlite Theatres, Inc.', '3300 Mission Blvd', 'San Diego, CA 92109', 'POS9 CashierMARK #1402', '04/27/2024 7:17 PM']).address, '3300 Mission Blvd San Diego, CA 92109');
+});

@@ -64,9 +64,16 @@ export function parseNumber(raw: string, decimalMark: DecimalMark = null): { val
  */
 const BRACKET_DECIMAL = /(?<![\w(),.])(\d{1,3})[()](\d{2})(?![\w(),.])/g;
 
+/**
+ * A star alone before an amount with decimals: Turkish fiscal receipts print every amount so ("TOPLAM
+ * *570,00"). Not a masked card's stars (****4204) nor a star before a bare number (*4204). Replaced by a
+ * space, so match positions hold.
+ */
+const STARRED_AMOUNT = /(?<!\S)\*(?=\d{1,3}(?:[.,]\d{3})*[.,]\d{2}(?![\d.,]))/g;
+
 export function findAmounts(text: string, decimalMark: DecimalMark = null): AmountMatch[] {
   const out: AmountMatch[] = [];
-  text = text.replace(BRACKET_DECIMAL, '$1,$2');
+  text = text.replace(BRACKET_DECIMAL, '$1,$2').replace(STARRED_AMOUNT, ' ');
   AMOUNT_RE.lastIndex = 0;
   for (let m = AMOUNT_RE.exec(text); m; m = AMOUNT_RE.exec(text)) {
     const parsed = parseNumber(m[5], decimalMark);

@@ -84,8 +84,8 @@ export function fixDigitsInWords(text: string, opts: { name: boolean }): string 
  * ("MR D.I.Y. (H) SDN BHD"). No other letter stands there.
  */
 function fixCountryMark(text: string): string {
-  // Poland's "Sp. z o.o." with a zero read for its last o.
-  text = text.replace(/(?<=\bsp\.\s?z\s?o\.)0\./giu, 'o.');
+  // Poland's "Sp. z o.o." with zeros read for its o's.
+  text = text.replace(/(?<=\bsp\.\s?z\s?)[o0]\.\s?[o0]\./giu, (form) => form.replaceAll('0', 'o'));
   return text.replace(/\((?:H|N|W|HM|NM|IVI|IYI)\)(?=\s*(?:SDN\.?\s*BHD|BHD|BERHAD)\b)/giu, '(M)');
 }
 

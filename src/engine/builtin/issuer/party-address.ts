@@ -99,6 +99,9 @@ const TILL_ROW = /(?<![\p{L}])(?:kasir|kasjer|cashier|kassierer|caissier|cajero|
 /** A time of day ("Time: 15:32", "19:41:22"): a till's data, not an address. */
 const CLOCK_TIME = /(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:])/;
 
+/** A street and its labelled house number, as Turkey prints it ("Moda Cad. No: 45"): no "label: value" row. */
+const STREET_NUMBER_LABEL = /\b(?:cad|caddesi|sok|sokak|sk|bulvarı|bulvari)\.?\s+no\s*:/i;
+
 /** OCR read a row this unsurely (mean word confidence): it may be a misread address row. */
 const UNSURE_ROW = 70;
 
@@ -128,7 +131,7 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
     if (isJunk(text)) continue;
     if (out.length === 0) {
       // Before the address: the registration and tax numbers, a branch or licence line.
-      if (REGISTRATION_LINE.test(text) || isRegisterEntry(text) || FOUNDED.test(text) || bareNumber(text) || /^[\p{L} .]{2,15}:\s*[\w-]*\d[\w-]*$/u.test(text)) continue;
+      if (REGISTRATION_LINE.test(text) || isRegisterEntry(text) || FOUNDED.test(text) || bareNumber(text) || (/^[\p{L} .]{2,15}:\s*[\w-]*\d[\w-]*$/u.test(text) && !STREET_NUMBER_LABEL.test(text))) continue;
       // A till's labelled data ("Session: 4-118722 Clerk: SK", "Date: 11/09/2024 Time: 15:32") is not an address.
       if (findDates(text).length || PHONE.test(text) || CLOCK_TIME.test(text) || (text.match(/\p{L}{2,}\.?\s?:/gu) ?? []).length >= 2) {
         if (++skipped > 2) break;
@@ -147,8 +150,9 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
     } else if (LABELLED.test(text)) break;
     // A price at the end of a line means the items have started.
     // So does a count of an item ("2 X ADULT SINGLE") or a ticket's fare zone.
-    // So does a company's name ("Operated by Kingsley Retail Services Ltd" under the shop's address).
-    if (ADDRESS_STOP.test(text) || STORE_NUMBER.test(text) || companyRow(text) || TITLE_ROW.test(text) || findDates(text).length || PHONE.test(text) || (bareNumber(text) && !UNIT_NUMBER.test(text)) || EU_VAT_ID_ROW.test(text) || /\d[.,]\d{2}(?:\s[A-Z*]{1,2})?$/.test(text) || ITEM_COUNT.test(text)) break;
+    // So does a company's name ("Operated by Kingsley Retail Services Ltd" under the shop's address), and
+    // its registration number on a row of its own ("(JM0812345-T)" under the town).
+    if (ADDRESS_STOP.test(text) || REGISTRATION_LINE.test(text) || STORE_NUMBER.test(text) || companyRow(text) || TITLE_ROW.test(text) || findDates(text).length || PHONE.test(text) || (bareNumber(text) && !UNIT_NUMBER.test(text)) || EU_VAT_ID_ROW.test(text) || /\d[.,]\d{2}(?:\s[A-Z*]{1,2})?$/.test(text) || ITEM_COUNT.test(text)) break;
     // A registration number run into the first address line ("789117-W NO.53 ...") is not address;
     // five digits alone are a postcode ("40150 SHAH ALAM").
     used.push(row);
