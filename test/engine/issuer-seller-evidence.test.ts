@@ -321,3 +321,13 @@ test('a legal form that a wide space set apart from its name still belongs to it
   ]);
   assert.equal(read(p), 'Wistomar Technika Sp. z o.o.');
 });
+
+test('a name set solid as a narrow stack of lines is read whole, its title beside it left out; lines at a running leading are not one name', () => {
+  // Lines 14 pt tall at a 14 pt pitch: set solid, as a letterhead's stacked name.
+  const solid = (lines: FixtureLine[], n: number) => page(lines, Array.from({ length: n }, (_, i) => i), 1.4);
+  assert.equal(read(solid(['Douro Vivo', 'Distribuição', [[50, 'Unipessoal, Lda.'], [350, 'N.º Fatura'], [450, 'FT 2023A/411']], 'Avenida da Boavista, 118', '1100-053 Lisboa', 'NIF 521881148'], 3)), 'Douro Vivo Distribuição Unipessoal, Lda.');
+  assert.equal(read(solid(['Mombasa', 'Coastline Freight', 'Limited', 'P.O. Box 58602-00100', 'Mombasa Road, Nairobi', 'Tax Invoice'], 3)), 'Mombasa Coastline Freight Limited');
+  assert.equal(read(page([[[50, 'Comercializadora Sierra Madre S.A. de'], [420, 'FACTURA']], 'C.V.', 'RFC: TAT916129KU3', 'Blvd. Bernardo Quintana No. 308'])), 'Comercializadora Sierra Madre S.A. de C.V.');
+  assert.equal(read(page(['Nordwerk', 'Anlagenbau Nordwerk GmbH', 'Bahnhofstraße 56', '28197 Bremen'])), 'Anlagenbau Nordwerk GmbH');
+  assert.equal(read(page(['Harbour', 'Coastline Freight Limited', 'P.O. Box 58602-00100', 'Nairobi'])), 'Coastline Freight Limited');
+});

@@ -342,6 +342,8 @@ const caps = (s: string): boolean => s === s.toUpperCase() && /\p{Lu}{2}/u.test(
  * full enough that the name had to wrap, and holds no digits, company form or document word of its own.
  */
 export function joinNameAbove(lines: Line[], best: NameCandidate): NameCandidate {
+  const stacked = stackedName(lines, best);
+  if (stacked) return { ...best, text: stacked };
   const above = lines.find((l) => l.index === best.line.index - 1);
   const wholeLine = best.x0 <= best.line.x0 + 1 && best.x1 >= best.line.x1 - 1;
   if (!above || above.page !== best.line.page || !wholeLine || !looksLikeCompany(best.text)) return best;
@@ -366,6 +368,43 @@ export function joinNameAbove(lines: Line[], best: NameCandidate): NameCandidate
   return best;
 }
 
+/**
+ * A name set as a narrow stack in a text layer's letterhead ("Douro Vivo" / "Distribuição" / "Unipessoal,
+ * Lda.", "Mombasa" / "Coastline Freight" / "Limited"): up to two lines next to the name, each phrase in the
+ * same type, left edge and tight leading, without figures or words of the name's own, are more of it: over
+ * a name with its legal form, its first words (with no form of their own); under a name without one, its
+ * last words, the last holding the form. A brand over its legal name differs in type or repeats its words;
+ * OCR'd lines vary in height too much to tell.
+ */
+function stackedName(lines: Line[], best: NameCandidate): string | null {
+  if (readByOcr(best.line) || best.x0 > best.line.x0 + 1) return null;
+  const up = hasLegalForm(best.text);
+  // Phrases, not lines: a title or a label block to the right shares their lines ("Douro Vivo   Fatura").
+  const typeOf = (ws: Word[]) => ({ height: Math.max(...ws.map((w) => w.y1 - w.y0)), y0: Math.min(...ws.map((w) => w.y0)), y1: Math.max(...ws.map((w) => w.y1)) });
+  let cur = typeOf(best.line.words.filter((w) => w.x0 >= best.x0 - 1 && w.x1 <= best.x1 + 1));
+  const own = new Set(best.text.toLowerCase().split(/\s+/));
+  const parts: string[] = [];
+  let index = best.line.index;
+  for (let n = 0; n < 2 && cur.height > 0; n++) {
+    index += up ? -1 : 1;
+    const l = lines.find((x) => x.index === index);
+    const p = l?.phrases.find((ph) => Math.abs(ph.x0 - best.x0) < 0.5 * cur.height);
+    if (!l || !p || l.page !== best.line.page) break;
+    const t = p.text.trim();
+    const type = typeOf(p.words);
+    const gap = up ? cur.y0 - type.y1 : type.y0 - cur.y1;
+    // Set solid: a name's lines stand closer than running lines (a fifth of their height apart, at most).
+    if (Math.abs(type.height - cur.height) > 0.05 * cur.height || gap > 0.2 * cur.height || t.split(/\s+/).length > 3) break;
+    // A tagline or label ("Vertalers · Traducteurs", "Sprzedawca:") is no part of a name.
+    if (/[\d:·•|]/.test(t) || NOT_A_NAME.test(t) || letterRatio(t) < 0.8 || t.toLowerCase().split(/\s+/).some((w) => own.has(w))) break;
+    if (up && looksLikeCompany(t)) break;
+    parts.push(t);
+    cur = type;
+    if (!up && hasLegalForm(t)) return `${best.text} ${parts.join(' ')}`;
+  }
+  return up && parts.length ? `${parts.reverse().join(' ')} ${best.text}` : null;
+}
+
 /** Words a name does not end with: it goes on on the next line ("LE FOURNIL DE" / "CLÉMENCE", "… GmbH &" / "Co. KG"). */
 const DANGLING = /(?:^|\s)(?:&|and|und|et|e|y|de|di|da|do|du|des|del|della|la|le|von|van|der|the|of)$/i;
 
@@ -383,8 +422,10 @@ export function joinNameBelow(lines: Line[], best: NameCandidate): NameCandidate
     const close = best.line.y0 - above.y1 < 1.2 * best.line.height && above.height <= best.line.height * 1.3 && above.height >= best.line.height * 0.7;
     if (close) return { ...best, text: `${repairNameText(above.text.trim())} ${best.text}` };
   }
-  if (!below || below.page !== best.line.page || !wholeLine) return best;
-  const t = below.text.trim();
+  // A name at the line's left with a title to its right ("… S.A. de   FACTURA" / "C.V."): its column's phrase below.
+  const belowPhrase = wholeLine || best.x0 > best.line.x0 + 1 ? undefined : below?.phrases.find((p) => Math.abs(p.x0 - best.x0) < best.line.height && p.x1 <= best.x1 + best.line.height);
+  if (!below || below.page !== best.line.page || !(wholeLine || belowPhrase)) return best;
+  const t = (belowPhrase ?? below).text.trim();
   const close = below.y0 - best.line.y1 < 1.2 * best.line.height;
   const similar = below.height <= best.line.height * 1.3 && below.height >= best.line.height * 0.7;
   const short = t.split(/\s+/).length <= 4 && !/\d/.test(t) && !NOT_A_NAME.test(t) && !addressLike(t);
