@@ -466,3 +466,8 @@ test('an Italian "N. documento" over its value is the invoice number, not a code
   const at = read(['RECHNUNG', [[50, 'Rechnung Nr.'], [200, 'R2401-414']], [[50, 'Belegdatum'], [200, '19. Jänner 2024']], [[50, 'Fälligkeit'], [200, '18. Februar 2024']]], fields);
   assert.deepEqual(at, { invoice_number: 'R2401-414', date: '2024-01-19' });
 });
+
+test('a phone label ending in "no" ("Teléfono") is no number label: the invoice number is the one under the title', () => {
+  const cl = read(['Andes Australes Ingenieria SpA', 'Giro: Servicios de ingenieria', 'Teléfono: +56 2 3411 7003', [[350, 'R.U.T.: 76.660.526-0']], [[350, 'FACTURA ELECTRONICA']], [[350, 'N° 3927']], 'Señor(es): Constructora Los Aromos Ltda.'], [{ name: 'invoice_number', type: 'text', description: 'Invoice number' }]);
+  assert.equal(cl.invoice_number, '3927');
+});

@@ -85,8 +85,8 @@ function computeMatch(token: string, term: Set<string>): boolean {
     if (s.length >= 4 && t.length > s.length + 2 && (t.startsWith(s) || t.endsWith(s))) return true;
     // A label run together with its number word ("InvoiceNo", "RechnungNr"), as OCR prints it.
     if (s.length >= 4 && t.startsWith(s) && GLUED_NUMBER_WORDS.has(t.slice(s.length))) return true;
-    // Abbreviated compounds: "Rechnungsnr", "Kundennr".
-    if (s.length >= 2 && /^[a-z]+$/.test(s) && t.length >= s.length + 5 && t.endsWith(s) && (s === 'nr' || s === 'no')) return true;
+    // Abbreviated compounds: "Rechnungsnr", "Kundennr". Not "no": Spanish and Italian words end so ("Teléfono").
+    if (s === 'nr' && t.length >= s.length + 5 && t.endsWith(s)) return true;
   }
   return false;
 }
