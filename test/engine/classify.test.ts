@@ -209,3 +209,13 @@ test("an event's programme with its sessions' times, its café breaks and its fe
   ];
   assert.equal(classifyPages({ pages: [makePage(programme)], classes: THREE }).label, 'other');
 });
+
+test("a Mexican CFDI invoice (folio, comprobante, forma and método de pago) is an invoice", () => {
+  const cfdi = [
+    'Comercializadora Sierra Madre S.A. de C.V.', 'RFC: TAT916129KU3', 'FACTURA', 'Folio: KU-418076', 'Fecha de emisión: 2023-10-11T13:18:25',
+    'Tipo de comprobante: I - Ingreso', 'Receptor: Colegio Miguel Hidalgo A.C.', 'Uso CFDI: G03 - Gastos en general', 'Método de pago: PPD - Pago en parcialidades o diferido',
+    'Forma de pago: 99 - Por definir', 'Condiciones de pago: 10 días', 'Clave Cant. Descripción Valor unitario Importe', '81112100 1 Diseño de catálogo 44,295.00 44,295.00',
+    'Base imponible $ 53,698.00', 'TOTAL $ 62,289.68',
+  ];
+  assert.equal(classifyPages({ pages: [makePage(cfdi)], classes: THREE }).label, 'invoice');
+});

@@ -150,6 +150,8 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     'vencimiento', 'scadenza', 'vencimento', 'vervaldatum', 'förfallodatum', 'forfaldsdato', 'forfallsdato', 'eräpäivä', 'termin płatności',
     // Hungarian and Turkish: számla, ÁFA, fizetési határidő, teljesítés; KDV, vade.
     'számla', 'szamla', 'áfa', 'fizetési határidő', 'teljesítés', 'kdv', 'vade',
+    // Latin America's electronic invoices: Mexico's CFDI with its folio and terms of payment.
+    'folio', 'cfdi', 'comprobante', 'condiciones de pago', 'forma de pago', 'método de pago', 'metodo de pago',
   ],
   receipt: [
     'receipt', 'cash', 'change', 'tendered', 'thank you', 'thanks', 'cashier', 'till', 'store', 'visa', 'mastercard', 'debit',
