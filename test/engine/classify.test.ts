@@ -219,3 +219,9 @@ test("a Mexican CFDI invoice (folio, comprobante, forma and método de pago) is 
   ];
   assert.equal(classifyPages({ pages: [makePage(cfdi)], classes: THREE }).label, 'invoice');
 });
+
+test('Finnish and Hungarian till slips are receipts', () => {
+  const fi = ['RAUTAKAUPPA KOIVU', 'Koivu Rauta Oy', 'Hameenkatu 15', '33100 Tampere', 'Kassa 5 Myyja M Lena', '22.04.2024 09:15', 'TELA 18CM 15,60', 'valisumma 111,50', 'YHTEENSA EUR 111,50', 'Pankkikortti 111,50', 'ALV 25,5% 22,66', 'Kiitos kaynnista!'];
+  const hu = ['ABC KISBOLT', 'Toth es Tarsa Kft.', 'Kiraly utca 26.', '1061 Budapest', 'NYUGTA', '1 TEJ 2,8% 1L 459 B', 'OSSZESEN 2 165 Ft', 'AFA 27% 47', 'KESZPENZ 3 000', 'VISSZAJARO 835', '2024.04.25 08:27 Nyugtaszam 968107', 'Koszonjuk a vasarlast!'];
+  for (const lines of [fi, hu]) assert.equal(classifyPages({ pages: [makePage(lines)], classes: THREE }).label, 'receipt', lines[0]);
+});

@@ -182,6 +182,9 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     'kvittering', 'kvitto', 'bankkort', 'kontant', 'takk', 'tack', 'byttepenge', 'växel', 'vaxel', 'veksel', 'eksp', 'ekspedient', 'expedit',
     'tak for besøget', 'tak for besoget', 'tak for handlen', 'velkommen igen', 'välkommen åter', 'valkommen ater', 'fiş', 'nakit', 'para üstü', 'kasiyer', 'teşekkürler',
     'thanh toan', 'thanh toán', 'tien khach dua', 'tiền khách đưa', 'tien thoi lai', 'thu ngan', 'thu ngân', 'cam on', 'cảm ơn', 'hen gap lai',
+    // Finnish and Hungarian tills: kuitti, käteinen, vaihtoraha, pankkikortti, myyjä, kiitos; nyugta, készpénz, visszajáró, pénztár, köszönjük.
+    'kuitti', 'käteinen', 'kateinen', 'vaihtoraha', 'pankkikortti', 'myyjä', 'myyja', 'kiitos', 'välisumma', 'valisumma',
+    'nyugta', 'készpénz', 'keszpenz', 'visszajáró', 'visszajaro', 'pénztár', 'penztar', 'köszönjük', 'koszonjuk', 'bankkártya', 'bankkartya',
   ],
   contract: ['agreement', 'contract', 'party', 'parties', 'hereby', 'terms', 'conditions', 'signature', 'signed', 'clause', 'vertrag', 'contrat'],
   letter: ['dear', 'sincerely', 'regards', 'yours', 'sehr geehrte', 'mit freundlichen', 'madame', 'monsieur', 'cordialement'],
