@@ -22,8 +22,8 @@ const GLUED_FORM = /(sdn\.?\s*bhd|bhd|berhad|gmbh|ltd|limited|llc|inc|corp|plc|s
 /** The name without its legal forms: "ACME Trading, Inc." -> "ACME Trading,". */
 export const withoutLegalForm = (text: string): string =>
   text.replace(new RegExp(STRONG_FORM.source, 'gi'), ' ').replace(WEAK_FORM, '').trim();
-/** French forms are often printed before the name, as is Indonesia's PT: "SAS Halles Distribution", "SELARL Pharmacie Lefèvre", "PT Kopi Senja Nusantara". */
-const LEADING_FORM = /^(?:SAS|SASU|SARL|SELARL|EURL|SCI|SNC|SCP|PT)\s+\p{Lu}/u;
+/** French forms are often printed before the name, as is Indonesia's PT: "SAS Halles Distribution", "SELARL Pharmacie Lefèvre", "PT Kopi Senja Nusantara", "PT. Sumber Rizki". */
+const LEADING_FORM = /^(?:SAS|SASU|SARL|SELARL|EURL|SCI|SNC|SCP|PT\.?)\s+\p{Lu}/u;
 /** A Spanish graduate's title before a person's name ("Lda. Carmen Ruiz", a pharmacist), not Portugal's "Lda". */
 const GRADUATE_TITLE = /^\s*ld[ao]\.\s+(?=\p{Lu})/iu;
 /** An Irish county (or County Durham) in an address ("Naas, Co. Kildare"), whose "Co." is no company. */
