@@ -132,3 +132,14 @@ test('a total under a coupon that takes the sum above it to it is the total', ()
   const tail = ['SPRZEDAZ OPODATKOWANA B 137,15', 'PTU B 8,00% 10,16', 'SUMA PTU 10,16', 'RAZEM 137,15z', 'BLIK 137,15', 'Kod aut.: 239144678333', 'Dziekujemy za zakupy'];
   assert.equal(total([...receipt, 'Bilet normalny 2 x31,69 63,38B', 'Popcorn 2 x29,29 58,58B', 'Suma 142,15', 'Kupon -5,00', ...tail]), 137.15);
 });
+
+test('an amount grouped by a space that OCR boxed as two phrases ("3" | "702,48") is one amount; a count far left of it is not its group', () => {
+  const ocr = (lines: FixtureLine[]) => {
+    const p = makePage(lines);
+    for (const w of p.words) w.conf = 90;
+    return { ...p, source: 'ocr' as const };
+  };
+  const read = (lines: FixtureLine[]) => extractFields({ pages: [ocr(lines)], fields: TOTAL, dateFormat: null, detectLayout: true, detectTables: false }).data.total;
+  assert.equal(read([[[50, 'Sous-total HT'], [300, '3 085,40']], [[50, 'TVA 20 %'], [306, '617,08']], [[50, 'TOTAL TTC'], [300, '3'], [318, '702,48'], [362, 'EUR']]]), 3702.48);
+  assert.equal(read([[[50, 'TOTAL'], [200, '3'], [300, '702,48']]]), 702.48);
+});

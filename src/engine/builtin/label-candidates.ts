@@ -164,8 +164,12 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
       // Rs. 2,37,048.00") is a value, but the money after it is one too.
       const passed: string[] = [];
       let money = false;
+      let prev: Phrase | null = null;
       for (const p of valueRightOf(lines, line, labelX1)) {
-        const value = push(p.text, 'right', line, passed, p.x0 - labelX1);
+        // OCR boxes a number grouped by a space as two phrases ("3" | "702,48" for 3 702,48): one amount.
+        const group = prev && /^\d{1,3}$/.test(prev.text) && /^\d{3}[.,]\d{2}(?!\d)/.test(p.text) && p.x0 - prev.x1 < 1.5 * line.height;
+        const value = group ? push(`${prev!.text} ${p.text}`, 'right', line, passed.slice(0, -1), prev!.x0 - labelX1) : push(p.text, 'right', line, passed, p.x0 - labelX1);
+        prev = p;
         money = value?.kind === 'number' && (value.amount.decimals || value.amount.currency);
         if (value && !(value.kind === 'number' && !money)) break;
         passed.push(p.text);
