@@ -258,4 +258,6 @@ test('addresses of Turkish, Hungarian and Finnish shops, ending at till, tax off
   assert.equal(my.address, 'NO.27, JALAN SS 2/64, 47300 PETALING JAYA, SELANGOR');
   assert.equal(read(['Starlite Theatres, Inc.', '3300 Mission Blvd', 'San Diego, CA 92109', 'POS9 CashierMARK #1402', '04/27/2024 7:17 PM']).address, '3300 Mission Blvd San Diego, CA 92109');
   assert.equal(read(['SERBAMART', 'PT. SUMBER RIZKI RETAILINDO', 'JL. RAYA BOGOR KM 23 NO.5', 'JAKARTA TIMUR 13750', 'NPWP: 01.234.567.8-091.000']).company, 'PT. SUMBER RIZKI RETAILINDO');
+  // OCR boxed each word of the legal line apart: its leading form still leads the whole name.
+  assert.equal(read(['Boulangerie Le Fournil', [[50, 'SARL'], [90, 'Le'], [115, 'Fournil']], '27 rue des Martyrs', '75009 Paris', 'SIRET 523 456 789 00021']).company, 'SARL Le Fournil');
 });

@@ -50,7 +50,8 @@ export const GLUED_TAILS = [
 /** A name cut after its last legal-form word: "Keller GmbH & Co. KG Bahnhofstraße 80" -> "Keller GmbH & Co. KG". */
 export function cutAtLegalForm(text: string): string {
   const words = text.split(/\s+/);
-  for (let i = words.length; i > 0; i--) if (isLegalFormWord(words[i - 1])) return words.slice(0, i).join(' ');
+  // A form printed first ("SARL Le Fournil", "PT Kopi Senja") leads the name, which does not end there.
+  for (let i = words.length; i > 1; i--) if (isLegalFormWord(words[i - 1])) return words.slice(0, i).join(' ');
   return text;
 }
 
