@@ -225,3 +225,11 @@ test('Finnish and Hungarian till slips are receipts', () => {
   const hu = ['ABC KISBOLT', 'Toth es Tarsa Kft.', 'Kiraly utca 26.', '1061 Budapest', 'NYUGTA', '1 TEJ 2,8% 1L 459 B', 'OSSZESEN 2 165 Ft', 'AFA 27% 47', 'KESZPENZ 3 000', 'VISSZAJARO 835', '2024.04.25 08:27 Nyugtaszam 968107', 'Koszonjuk a vasarlast!'];
   for (const lines of [fi, hu]) assert.equal(classifyPages({ pages: [makePage(lines)], classes: THREE }).label, 'receipt', lines[0]);
 });
+
+test('Estonian, Lithuanian and Croatian till slips are receipts', () => {
+  const ee = ['PAGARIPOOD LEIVAKORV', 'Raekoja plats 9, Tartu', '02.11.2023 10:15', 'Tsekk 0087 Kassa 1', '2 x Kaneelirull 3,60', 'KOKKU 10,40', 'Sularaha 20,00', 'Tagasi 9,60', 'Head isu!'];
+  const lt = ['KELIAS', 'UAB Kelio degalai', 'Savanoriu pr. 176, LT-03154 Vilnius', 'Kvitas Nr. 4411', 'Benzinas 95 66,70', 'IS VISO 66,70', 'Grynieji 70,00', 'Graza 3,30'];
+  const hr = ['PEKARA KLAS', 'Ilica 112, 10000 Zagreb', 'Racun br: 2270/PP1/1', 'Datum: 23.10.2024. 06:52', 'Burek sa sirom 1 2,20', 'UKUPNO 6,80', 'Gotovina 10,00', 'Blagajnik: Ana'];
+  for (const lines of [ee, lt, hr]) assert.equal(classifyPages({ pages: [makePage(lines)], classes: THREE }).label, 'receipt', lines[0]);
+});
+

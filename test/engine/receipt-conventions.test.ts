@@ -261,3 +261,16 @@ test('addresses of Turkish, Hungarian and Finnish shops, ending at till, tax off
   // OCR boxed each word of the legal line apart: its leading form still leads the whole name.
   assert.equal(read(['Boulangerie Le Fournil', [[50, 'SARL'], [90, 'Le'], [115, 'Fournil']], '27 rue des Martyrs', '75009 Paris', 'SIRET 523 456 789 00021']).company, 'SARL Le Fournil');
 });
+
+test('receipts of the Baltics, Slovenia, Croatia, Bulgaria and Iceland: their totals, streets, a d.o.o. OCR read with a zero, a Croatian date glued to its time', () => {
+  const ee = read(['PAGARIPOOD LEIVAKORV', 'Raekoja plats 9, Tartu', 'Tel 5345 6789', '02.11.2023 10:15', 'Tsekk 0087 Kassa 1', '2 x Kaneelirull 3,60', 'KOKKU 10,40', 'Sularaha 20,00', 'Tagasi 9,60']);
+  assert.deepEqual([ee.company, ee.address, ee.total], ['PAGARIPOOD LEIVAKORV', 'Raekoja plats 9, Tartu', 10.4]);
+  assert.deepEqual(read(['SIA Zalite Farm', 'Kokneses prospekts 18, Riga, LV-1014', 'PVN LV40003123456', 'KOPA EUR 15,83']).address, 'Kokneses prospekts 18, Riga, LV-1014');
+  const si = read(['Kavarna Tromostov', 'Stritarjeva ulica 7', '1000 Ljubljana', 'Gostinstvo Kos d.o.0.', 'ID za DDV: SI12345678', 'SKUPAJ EUR 10,30']);
+  assert.deepEqual([si.address, si.total], ['Stritarjeva ulica 7 1000 Ljubljana', 10.3]);
+  const hr = read(['PEKARA KLAS', 'Ilica 112, 10000 Zagreb', 'OIB: 12345678903', 'Datum: 23.10.2024.06:52', 'Burek sa sirom 1 2,20', 'UKUPNO 6,80', 'Gotovina 10,00']);
+  assert.deepEqual([hr.date, hr.total], ['2024-10-23', 6.8]);
+  assert.equal(read(['Norourkaup ehf.', 'Hafnarstraeti 99, 600 Akureyri', 'Kt. 510101-2345', 'SAMTALS 3.691 kr']).address, 'Hafnarstraeti 99, 600 Akureyri');
+  assert.equal(read(['ET Kalina', 'gr. Sofia, ul. Vitosha 28', 'OBSHTO 9.29 lv']).total, 9.29);
+});
+

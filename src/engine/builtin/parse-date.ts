@@ -59,8 +59,8 @@ function fullYear(y: string): number {
 type Pattern = { re: RegExp; build: (m: RegExpExecArray, monthFirst: boolean) => { date: CalendarDate; ambiguous: boolean } | null };
 
 const SEP = '[./\\-]';
-/** A four-digit year with the time glued to it, as OCR joins them ("09/03/201821:28"). */
-const YEAR_THEN_TIME = String.raw`\d{4}(?=[01]?\d:[0-5]\d|2[0-3]:[0-5]\d)`;
+/** A four-digit year with the time glued to it, as OCR joins them ("09/03/201821:28"), also after the year's own full stop ("23.10.2024.06:52", Croatia's dates end with one). */
+const YEAR_THEN_TIME = String.raw`\d{4}(?=\.?(?:[01]?\d|2[0-3]):[0-5]\d)`;
 /** The same with a two-digit year ("12/12/2210:01 AM"), tried after the four-digit one. */
 const SHORT_YEAR_THEN_TIME = String.raw`\d{2}(?=(?:[01]?\d|2[0-3]):[0-5]\d(?!\d))`;
 const patterns: Pattern[] = [

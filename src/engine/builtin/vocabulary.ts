@@ -28,7 +28,9 @@ const SYNONYM_GROUPS: string[][] = [
     // Czech "Celkem k úhradě".
     'celkem', 'úhradě', 'uhrade',
     // Turkish "Ödenecek Tutar", "Toplam"; Hungarian "Fizetendő", "Összesen", "Végösszeg"; Vietnamese "Tổng cộng".
-    'toplam', 'tutar', 'tutarı', 'ödenecek', 'odenecek', 'fizetendő', 'fizetendo', 'összesen', 'osszesen', 'végösszeg', 'vegosszeg', 'tổng cộng', 'tong cong'],
+    'toplam', 'tutar', 'tutarı', 'ödenecek', 'odenecek', 'fizetendő', 'fizetendo', 'összesen', 'osszesen', 'végösszeg', 'vegosszeg', 'tổng cộng', 'tong cong',
+    // Estonian, Latvian, Lithuanian, Slovak, Slovenian, Croatian, Bulgarian (as printed and transliterated), Icelandic.
+    'kokku', 'kopā', 'kopa', 'iš viso', 'is viso', 'spolu', 'celkom', 'skupaj', 'ukupno', 'sveukupno', 'общо', 'obshto', 'samtals'],
   ['vendor', 'seller', 'supplier', 'from', 'company', 'merchant', 'issuer', 'store', 'shop', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur', 'proveedor', 'fornitore', 'fornecedor', 'leverancier', 'vendedor', 'emisor', 'sprzedawca', 'myyjä', 'säljare', 'leverandør'],
   ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to', 'cliente', 'klant', 'kund', 'comprador', 'asiakas', 'nabywca', 'destinatario'],
   ['address', 'addr', 'adresse', 'anschrift', 'location', 'dirección', 'direccion', 'indirizzo', 'endereço', 'morada', 'adres', 'adresa', 'adresi', 'alamat', 'cím', 'địa chỉ', 'dia chi'],
@@ -185,6 +187,10 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     // Finnish and Hungarian tills: kuitti, käteinen, vaihtoraha, pankkikortti, myyjä, kiitos; nyugta, készpénz, visszajáró, pénztár, köszönjük.
     'kuitti', 'käteinen', 'kateinen', 'vaihtoraha', 'pankkikortti', 'myyjä', 'myyja', 'kiitos', 'välisumma', 'valisumma',
     'nyugta', 'készpénz', 'keszpenz', 'visszajáró', 'visszajaro', 'pénztár', 'penztar', 'köszönjük', 'koszonjuk', 'bankkártya', 'bankkartya',
+    // Baltic, Slovak, Slovene, Croatian, Romanian, Bulgarian and Icelandic tills: cash, change, till slip, thanks.
+    'tšekk', 'tsekk', 'sularaha', 'tagasi', 'kviitung', 'čeks', 'ceks', 'skaidra nauda', 'atlikums', 'kvitas', 'grynieji', 'grąža', 'graza',
+    'pokladničný doklad', 'pokladnicny doklad', 'hotovosť', 'hotovost', 'gotovina', 'vračilo', 'vracilo', 'blagajna', 'blagajnik', 'povrat',
+    'bon fiscal', 'numerar', 'касова бележка', 'kasova belezhka', 'в брой', 'v broy', 'kvittun', 'reiðufé', 'reidufe', 'til baka', 'takk fyrir',
   ],
   contract: ['agreement', 'contract', 'party', 'parties', 'hereby', 'terms', 'conditions', 'signature', 'signed', 'clause', 'vertrag', 'contrat'],
   letter: ['dear', 'sincerely', 'regards', 'yours', 'sehr geehrte', 'mit freundlichen', 'madame', 'monsieur', 'cordialement'],

@@ -86,6 +86,8 @@ export function fixDigitsInWords(text: string, opts: { name: boolean }): string 
 function fixCountryMark(text: string): string {
   // Poland's "Sp. z o.o." with zeros read for its o's.
   text = text.replace(/(?<=\bsp\.\s?z\s?)[o0]\.\s?[o0]\./giu, (form) => form.replaceAll('0', 'o'));
+  // The Balkans' "d.o.o." likewise.
+  text = text.replace(/(?<=\bd\.)[o0]\.[o0]\.?(?!\p{L})/giu, (form) => form.replaceAll('0', 'o'));
   return text.replace(/\((?:H|N|W|HM|NM|IVI|IYI)\)(?=\s*(?:SDN\.?\s*BHD|BHD|BERHAD)\b)/giu, '(M)');
 }
 

@@ -3,7 +3,7 @@ import type { Line } from '../../layout/lines.js';
 import { readByOcr } from '../../layout/lines.js';
 import { findDates } from '../parse-date.js';
 import { repairAddressText } from './ocr-repair.js';
-import { isLegalFormWord } from './legal-forms.js';
+import { isLegalFormWord, withoutLegalForm } from './legal-forms.js';
 import { isRegisterEntry, OPERATOR_PREFIX } from './legal-register.js';
 import { ADDRESS_STOP, addressLike, bareNumber, garbledRead, isJunk, meanConf, PHONE, REGISTRATION_LINE } from './line-signs.js';
 
@@ -89,7 +89,7 @@ const STORE_NUMBER = /^(?:store|filiale|branch|outlet|magasin|tienda|negozio|win
 const FOUNDED = /^\W*(?:since|est\.?|estd\.?|established|founded|seit|gegr\.?|gegründet|depuis|desde|dal|dall'|sinds|sedan|siden|od)\s*\d{4}\W*$/i;
 
 /** A row that names a company: its operator, or a name ending in its legal form, without figures. */
-const companyRow = (text: string): boolean => OPERATOR_PREFIX.test(text) || (!/\d/.test(text) && isLegalFormWord(text.trim().split(/\s+/).at(-1) ?? '') && !addressLike(text));
+const companyRow = (text: string): boolean => OPERATOR_PREFIX.test(text) || (!/\d/.test(withoutLegalForm(text)) && isLegalFormWord(text.trim().split(/\s+/).at(-1) ?? '') && !addressLike(text));
 
 /** The document's title under the address ("KVITTERING", "TAX INVOICE", "Factura simplificada"). */
 const TITLE_ROW = /^\W*(?:tax\s+)?(?:invoice|receipt|kvittering|kvitto|kuitti|quittung|rechnung|kassenbon|facture|factura|fattura|fatura|faktura|recibo|ricevuta|účtenka|paragon|struk|bon)(?:\s+(?:simplificada|semplificata|simplifiée|fiskalny))?\W*$/iu;
