@@ -471,3 +471,18 @@ test('a phone label ending in "no" ("Teléfono") is no number label: the invoice
   const cl = read(['Andes Australes Ingenieria SpA', 'Giro: Servicios de ingenieria', 'Teléfono: +56 2 3411 7003', [[350, 'R.U.T.: 76.660.526-0']], [[350, 'FACTURA ELECTRONICA']], [[350, 'N° 3927']], 'Señor(es): Constructora Los Aromos Ltda.'], [{ name: 'invoice_number', type: 'text', description: 'Invoice number' }]);
   assert.equal(cl.invoice_number, '3927');
 });
+
+test('invoices of the Baltics, Central Europe, the Balkans, Iceland and Indonesia: their number labels and totals', () => {
+  const fields: FieldDefinition[] = [
+    { name: 'invoice_number', type: 'text', description: 'Invoice number' },
+    { name: 'total', type: 'number', description: 'Total amount to pay, including tax' },
+  ];
+  const cases: [FixtureLine[], Record<string, unknown>][] = [
+    [['Lumora OÜ', 'ARVE', [[300, 'Arve nr'], [420, 'ARV-2024-0317']], [[300, 'KMKR'], [420, 'EE102345678']], [[300, 'Summa km-ta'], [480, '2 903,57']], [[300, 'Käibemaks 22%'], [480, '638,79']], [[300, 'Kokku tasuda'], [480, '3 542,36']]], { invoice_number: 'ARV-2024-0317', total: 3542.36 }],
+    [['Tatrastroj s.r.o.', 'FAKTÚRA', [[300, 'Faktúra číslo'], [420, '2024010457']], [[300, 'IČ DPH'], [420, 'SK2020123456']], [[300, 'Základ DPH'], [480, '1 836,47']], [[300, 'Spolu k úhrade'], [480, '2 258,86']]], { invoice_number: '2024010457', total: 2258.86 }],
+    [['Jadrateh d.o.o.', 'RAČUN', [[300, 'Broj računa'], [420, '417/1/1']], [[300, 'OIB'], [420, '12345678901']], [[300, 'Osnovica'], [480, '1.861,31']], [[300, 'Ukupno za platiti'], [480, '2.326,64']]], { invoice_number: '417/1/1', total: 2326.64 }],
+    [['Rodopa EOOD', 'FAKTURA', [[300, 'DDS No:'], [420, 'BG101784362']], [[300, 'Фактура №'], [420, '0000004521']], [[300, 'Общо'], [480, '2318,50']]], { invoice_number: '0000004521', total: 2318.5 }],
+    [['Fjardarljos ehf.', 'REIKNINGUR', [[300, 'Reikningur nr.'], [420, '0012094']], [[300, 'Kt.'], [420, '510101-2345']], [[300, 'Samtals'], [480, '227.805']]], { invoice_number: '0012094', total: 227805 }],
+  ];
+  for (const [lines, want] of cases) assert.deepEqual(read(lines, fields), want, String(lines[0]));
+});

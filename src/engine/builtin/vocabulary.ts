@@ -5,10 +5,15 @@
 
 /** Each group: words that may stand for the same concept in a printed label. */
 const SYNONYM_GROUPS: string[][] = [
-  ['number', 'no', 'nr', 'num', '#', 'nummer', 'numero', 'numéro', 'número', 'n°', 'no.', 'nº', 'núm', 'ref', 'reference', 'id', 'nummer', 'nro', 'numer', 'č', 'číslo', 'cislo', 'folio'],
+  ['number', 'no', 'nr', 'num', '#', 'nummer', 'numero', 'numéro', 'número', 'n°', 'no.', 'nº', 'núm', 'ref', 'reference', 'id', 'nummer', 'nro', 'numer', 'č', 'číslo', 'cislo', 'folio',
+    // Slovene "št.", Croatian "broj", Bulgarian "№" and "номер", Greek "αριθμός", Indonesian "nomor", Icelandic "númer".
+    'št', 'broj', '№', 'номер', 'nomer', 'αριθμός', 'αριθμος', 'αρ', 'nomor', 'númer'],
   ['invoice', 'inv', 'bill', 'rechnung', 'facture', 'rechnungs', 'receipt', 'beleg', 'quittung', 'factura', 'fattura', 'fatura', 'factuur', 'faktura', 'lasku',
     // Inflected: Polish "numer faktury", Finnish "laskun numero".
     'faktury', 'laskun',
+    // Estonian, Latvian, Lithuanian, Slovak, Slovene/Croatian, Bulgarian, Greek, Icelandic, Indonesian.
+    'arve', 'rēķins', 'rekins', 'sąskaita', 'saskaita', 'sąskaitos', 'saskaitos', 'faktúra', 'račun', 'racun', 'računa', 'racuna', 'фактура',
+    'τιμολόγιο', 'τιμολογιο', 'timologio', 'reikningur', 'reiknings', 'faktur',
     // The document a number label names on invoices printed by accounting systems ("Document No.", "Numero documento").
     'document', 'documento'],
   // Also Spanish/Portuguese/Italian (fecha, data, emisión), Dutch/Scandinavian (datum, dato), Malay/Indonesian (tarikh, tanggal).
@@ -215,7 +220,7 @@ export function tokenize(text: string): string[] {
     .toLowerCase()
     // "n." before a number, or ending a label, is the number sign of Italian and Spanish labels ("Fattura n. 45", "Fattura n.:").
     .replace(/n\.?°|n\.?º|(?<![\p{L}\p{N}])n\.(?=\s?:?\s?\d|\s?:?\s*$)/gu, ' n° ')
-    .split(/[^\p{L}\p{N}#°]+/u)
+    .split(/[^\p{L}\p{N}#°№]+/u)
     .filter((t) => t !== '');
 }
 
