@@ -548,3 +548,27 @@ test('an article number column ("Artikelnr.") is no description, and the table g
     ['Kupferrohr 22 mm', 15.1, 1812],
   ]);
 });
+
+test('tables headed and taxed in Latvian, Slovene and Icelandic: their header words, and PVN, DDV and VSK rows no items', () => {
+  const lv = read([
+    [[50, 'Nosaukums'], [300, 'Daudzums'], [370, 'Cena'], [480, 'Summa']],
+    [[50, 'Priedes dēļi 50x150'], [300, '12'], [370, '18,40'], [480, '220,80']],
+    [[50, 'Piegāde'], [300, '1'], [370, '45,00'], [480, '45,00']],
+    [[300, 'Kopā bez PVN'], [480, '265,80']],
+    [[300, 'PVN 21%'], [480, '55,82']],
+  ]);
+  assert.deepEqual(amounts(lv.rows), [220.8, 45]);
+  const si = read([
+    [[50, 'Opis'], [300, 'Količina'], [370, 'Cena'], [480, 'Znesek']],
+    [[50, 'Svetovanje'], [300, '4'], [370, '85,00'], [480, '340,00']],
+    [[300, 'DDV 22 %'], [480, '74,80']],
+  ]);
+  assert.deepEqual(amounts(si.rows), [340]);
+  const is = read([
+    [[50, 'Lýsing'], [300, 'Magn'], [370, 'Einingarverð'], [480, 'Upphæð']],
+    [[50, 'Ljósastaur'], [300, '3'], [370, '18.900'], [480, '56.700']],
+    [[50, 'Uppsetning'], [300, '2'], [370, '15.340'], [480, '30.680']],
+    [[300, 'VSK 24%'], [480, '20.971']],
+  ]);
+  assert.deepEqual(amounts(is.rows), [56700, 30680]);
+});

@@ -40,11 +40,15 @@ const SYNONYM_GROUPS: string[][] = [
   ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to', 'cliente', 'klant', 'kund', 'comprador', 'asiakas', 'nabywca', 'destinatario'],
   ['address', 'addr', 'adresse', 'anschrift', 'location', 'dirección', 'direccion', 'indirizzo', 'endereço', 'morada', 'adres', 'adresa', 'adresi', 'alamat', 'cím', 'địa chỉ', 'dia chi'],
   ['description', 'item', 'items', 'article', 'product', 'designation', 'désignation', 'bezeichnung', 'artikel', 'beschreibung', 'libellé', 'libelle', 'service', 'services', 'details', 'particulars', 'leistung', 'name',
-    'descripción', 'descripcion', 'concepto', 'descrizione', 'articolo', 'descrição', 'descricao', 'omschrijving', 'beskrivelse', 'beskrivning', 'nazwa', 'kuvaus', 'tuote', 'nimike', 'označení', 'oznaceni'],
+    'descripción', 'descripcion', 'concepto', 'descrizione', 'articolo', 'descrição', 'descricao', 'omschrijving', 'beskrivelse', 'beskrivning', 'nazwa', 'kuvaus', 'tuote', 'nimike', 'označení', 'oznaceni',
+    // Estonian, Latvian, Lithuanian, Slovene/Croatian, Romanian, Icelandic.
+    'kirjeldus', 'nimetus', 'nosaukums', 'apraksts', 'pavadinimas', 'aprašymas', 'aprasymas', 'opis', 'naziv', 'denumire', 'lýsing', 'lysing', 'vara'],
   ['quantity', 'qty', 'quantité', 'qté', 'qte', 'menge', 'anzahl', 'units', 'unit', 'hours', 'hrs', 'pcs', 'count',
-    'cantidad', 'cant', 'uds', 'quantità', 'qtà', 'quantidade', 'qtd', 'qtde', 'aantal', 'antal', 'antall', 'stunden', 'std', 'stk', 'stück', 'horas', 'ore', 'uren', 'ilość', 'ilosc', 'määrä', 'kpl', 'szt', 'počet', 'pocet', 'mj'],
+    'cantidad', 'cant', 'uds', 'quantità', 'qtà', 'quantidade', 'qtd', 'qtde', 'aantal', 'antal', 'antall', 'stunden', 'std', 'stk', 'stück', 'horas', 'ore', 'uren', 'ilość', 'ilosc', 'määrä', 'kpl', 'szt', 'počet', 'pocet', 'mj',
+    'kogus', 'daudzums', 'kiekis', 'količina', 'kolicina', 'kol', 'cantitate', 'magn', 'fjöldi', 'fjoldi'],
   ['price', 'rate', 'cost', 'preis', 'prix', 'einzelpreis', 'einzel', 'unit price', 'pu', 'p.u.', 'nettopreis', 'ep', 'ansatz', 'stückpreis', 'einheitspreis',
-    'precio', 'prezzo', 'preço', 'preco', 'prijs', 'pris', 'tarifa', 'tariffa', 'tarief', 'cena', 'hinta', 'yksikköhinta'],
+    'precio', 'prezzo', 'preço', 'preco', 'prijs', 'pris', 'tarifa', 'tariffa', 'tarief', 'cena', 'hinta', 'yksikköhinta',
+    'hind', 'ühikuhind', 'uhikuhind', 'kaina', 'cijena', 'preț', 'pret', 'verð', 'verd', 'einingarverð', 'einingarverd'],
   // The due date's own words: fällig, échéance, vencimiento, scadenza, vervaldatum, förfallodatum, forfaldsdato.
   ['due', 'fällig', 'fälligkeit', 'fälligkeitsdatum', 'échéance', 'echeance', 'vencimiento', 'vencimento', 'scadenza', 'vervaldatum', 'förfallodatum', 'forfaldsdato', 'forfallsdato', 'eräpäivä'],
   ['net', 'netto', 'nettobetrag', 'subtotal', 'zwischensumme', 'ht', 'imponible', 'imponibile', 'subtotaal', 'subtotale', 'ilíquido', 'iliquido'],
@@ -114,7 +118,9 @@ export const GRAND_TOTAL_WORDS = new Set([
 export const INCLUSIVE_WORDS = new Set(['incl', 'including', 'inclusive', 'inkl', 'inklusive', 'ttc', 'inc']);
 export const TAX_WORDS = new Set(['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess', 'kdv', 'áfa', 'afa', 'dph', 'ptu', 'ppn', 'gtgt',
   // Quebec's GST and QST in French (TPS, TVQ); Brazil's service and goods taxes (ISS, ICMS).
-  'tps', 'tvq', 'iss', 'icms']);
+  'tps', 'tvq', 'iss', 'icms',
+  // VAT in Estonian, Latvian, Lithuanian, Slovene, Croatian, Bulgarian, Greek, Icelandic; Peru's IGV; Ghana's levies.
+  'käibemaks', 'kaibemaks', 'pvn', 'pvm', 'ddv', 'pdv', 'ддс', 'dds', 'φπα', 'fpa', 'vsk', 'igv', 'nhil', 'getfund']);
 
 /** Words of an amount still to pay: it may add earlier balances or deduct prepayments, so it ranks below the total. */
 export const DUE_WORDS = new Set(['due', 'payable', 'balance', 'outstanding', 'remaining', 'zahlbetrag', 'restbetrag', 'previous', 'offen', 'offener', 'offene', 'offenen', 'restant', 'pendiente', 'openstaand']);
