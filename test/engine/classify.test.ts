@@ -233,3 +233,11 @@ test('Estonian, Lithuanian and Croatian till slips are receipts', () => {
   for (const lines of [ee, lt, hr]) assert.equal(classifyPages({ pages: [makePage(lines)], classes: THREE }).label, 'receipt', lines[0]);
 });
 
+
+test('Estonian, Latvian, Lithuanian and Icelandic invoices are invoices', () => {
+  const ee = ['Lumora OÜ', 'ARVE', 'Arve nr ARV-2024-0317', 'Kuupäev 14.03.2024', 'Maksetähtaeg 28.03.2024', 'KMKR EE102345678', 'Teenus 2 903,57', 'Käibemaks 22% 638,79', 'Kokku tasuda 3 542,36 EUR', 'IBAN EE38 2200 2210 2014 5685'];
+  const lv = ['SIA Koka Nami', 'RĒĶINS Nr. RK-24/0381', 'Datums 03.05.2024', 'Apmaksas termiņš 17.05.2024', 'PVN reģ. Nr. LV40003123456', 'Summa bez PVN 4 431,03', 'PVN 21% 930,47', 'Kopā apmaksai 5 361,28 EUR'];
+  const lt = ['UAB Vejo Ratas', 'PVM SĄSKAITA FAKTŪRA', 'Serija VRT Nr. 004512', 'Data 2024-05-07', 'Apmokėti iki 2024-05-21', 'PVM kodas LT100001234567', 'Suma be PVM 3 289,31', 'PVM 21% 690,75', 'Iš viso 3 979,90 EUR'];
+  const is = ['Fjardarljos ehf.', 'REIKNINGUR', 'Reikningur nr. 0012094', 'Dagsetning 20.11.2024', 'Gjalddagi 05.12.2024', 'Kt. 510101-2345', 'Upphæð án VSK 183.714', 'VSK 24% 44.091', 'Samtals 227.805 kr.'];
+  for (const lines of [ee, lv, lt, is]) assert.equal(classifyPages({ pages: [makePage(lines)], classes: THREE }).label, 'invoice', lines[0]);
+});

@@ -165,6 +165,11 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     'számla', 'szamla', 'áfa', 'fizetési határidő', 'teljesítés', 'kdv', 'vade',
     // Latin America's electronic invoices: Mexico's CFDI with its folio and terms of payment.
     'folio', 'cfdi', 'comprobante', 'condiciones de pago', 'forma de pago', 'método de pago', 'metodo de pago',
+    // The invoice, its VAT and its due date in Estonian, Latvian, Lithuanian, Slovak, Slovene, Croatian, Bulgarian, Greek,
+    // Icelandic and Indonesian (not the Balkans' "račun", which tills print too).
+    'arve', 'käibemaks', 'kaibemaks', 'maksetähtaeg', 'maksetahtaeg', 'rēķins', 'rekins', 'pvn', 'sąskaita', 'saskaita', 'pvm', 'faktúra',
+    'splatnosti', 'rok plačila', 'rok placila', 'dospijeća', 'dospijeca', 'фактура', 'ддс', 'τιμολόγιο', 'τιμολογιο', 'φπα', 'reikningur',
+    'vsk', 'gjalddagi', 'faktur', 'jatuh tempo',
   ],
   receipt: [
     'receipt', 'cash', 'change', 'tendered', 'thank you', 'thanks', 'cashier', 'till', 'store', 'visa', 'mastercard', 'debit',
