@@ -41,6 +41,30 @@ describe('readPages with OCR', () => {
     for (const r of rows) assert.ok(lines.some((l) => l.startsWith(r[0].split(',')[0]) && l.endsWith(r[3])), `${r.join(' ')} in ${JSON.stringify(lines)}`);
   });
 
+  it('reads pages fed sideways or upside down, by tesseract and by PP-OCR, at the upright page size', async () => {
+    const lines = ['INVOICE NUMBER 8812', 'TOTAL AMOUNT 42.50', 'PAYMENT DUE MARCH'];
+    const upright = await textImage(lines);
+    const want = lines.join(' ');
+    const inBounds = (page: PageText) => page.words.every((w) => w.x0 >= 0 && w.x1 <= page.width + 1 && w.y0 >= 0 && w.y1 <= page.height + 1);
+    // A scan in an image-only PDF (rendered, tesseract), turned a quarter and half round.
+    for (const degrees of [90, 180]) {
+      const turned = await sharp(upright).rotate(degrees).png().toBuffer();
+      const path = await fx().file(`turned-${degrees}.pdf`, await imageOnlyPdf(turned));
+      const [page] = await readPages(path, 'pdf', { useOcr: false });
+      assert.equal(words(page).join(' '), want, `scan turned ${degrees}°`);
+      // The page as read is the upright one: wider than high, like the image before it was turned.
+      assert.ok(page.width > page.height, `scan turned ${degrees}°: ${page.width} x ${page.height}`);
+      assert.ok(inBounds(page), `scan turned ${degrees}°: words inside the page`);
+    }
+    // A photo without a resolution or orientation tag (PP-OCR), turned the other quarter and half round.
+    for (const degrees of [270, 180]) {
+      const path = await fx().file(`photo-${degrees}.jpg`, await sharp(upright).rotate(degrees).jpeg({ quality: 92 }).toBuffer());
+      const [page] = await readPages(path, 'jpeg', { useOcr: false });
+      assert.equal(words(page).join(' '), want, `photo turned ${degrees}°`);
+      assert.ok(page.width > page.height && inBounds(page), `photo turned ${degrees}°: ${page.width} x ${page.height}`);
+    }
+  });
+
   it('renders and reads an image-only PDF page, in PDF points', async () => {
     const png = await textImage(['PAYMENT DUE 17.03']);
     const path = await fx().file('scan.pdf', await imageOnlyPdf(png));

@@ -78,6 +78,24 @@ export async function prepareGray(gray: Uint8Array, width: number, height: numbe
   return { engine: 'tesseract', ...(await finish(img, width, height)), width, height };
 }
 
+/**
+ * The page turned clockwise by a right angle (90, 180 or 270), then levelled again: a page fed into the
+ * scanner sideways or upside down. Its size is the turned page's.
+ */
+export async function turnImage(image: PreparedImage, degrees: 90 | 180 | 270): Promise<PreparedImage> {
+  const swap = degrees !== 180;
+  const size = { width: swap ? image.height : image.width, height: swap ? image.width : image.height };
+  const source = image.engine === 'ppocr' ? sharp(image.gray, { raw: { width: image.grayWidth, height: image.grayHeight, channels: 1 } }) : sharp(image.png);
+  const { data, info } = await source.rotate(degrees).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const gray = info.channels === 1 ? new Uint8Array(data.buffer, data.byteOffset, data.length) : firstChannel(data, info.channels);
+  const straight = await straighten(gray, info.width, info.height);
+  if (image.engine === 'ppocr') return { ...image, ...size, gray: straight.gray, grayWidth: straight.width, grayHeight: straight.height };
+  const png = await sharp(straight.gray, { raw: { width: straight.width, height: straight.height, channels: 1 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+  return { ...image, ...size, png };
+}
+
 /** Below this luminance a coloured pixel is taken as ink (orange print is ~165, yellow highlighter ~225). */
 const INK_LUMINANCE = 200;
 /** inkDarkGray holds the image as RGB for a moment: up to ~110 MB (A4 at 600 dpi); larger ones are greyed as usual. */

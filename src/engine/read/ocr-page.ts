@@ -1,8 +1,9 @@
 // OCR of one page image into a PageText in points (72 dpi), so interpreters treat scans and
 // text-layer PDFs alike.
 import type { PageText, Word } from '../types.js';
-import type { PreparedImage } from './image-prep.js';
-import { endIdleOcrWorkers, recognize } from './ocr.js';
+import { turnImage, type PreparedImage } from './image-prep.js';
+import { endIdleOcrWorkers, recognize, type OcrWord } from './ocr.js';
+import { readsUpright, readTurned, type PageReading } from './page-turn.js';
 import { recognizePhoto } from './ppocr.js';
 import { endIdlePpocr } from './reader-pools.js';
 
@@ -24,10 +25,16 @@ export async function ocrPage(
   // One OCR engine in memory at a time where possible: each holds 150-250 MB, and together with the
   // PDF workers they took the service past 800 MB. An idle engine of the other kind is ended first.
   (image.engine === 'ppocr' ? endIdleOcrWorkers : endIdlePpocr)();
-  const words =
-    image.engine === 'ppocr'
-      ? await recognizePhoto({ gray: image.gray, width: image.grayWidth, height: image.grayHeight })
-      : await recognize(image.png, pageSize && dpi ? dpi * image.scale : undefined);
+  const read = (img: PreparedImage): Promise<OcrWord[]> =>
+    img.engine === 'ppocr'
+      ? // A copy: the worker takes the buffer it is sent, and a page read again turned needs its own.
+        recognizePhoto({ gray: img.gray.slice(), width: img.grayWidth, height: img.grayHeight })
+      : recognize(img.png, pageSize && dpi ? dpi * img.scale : undefined);
+  let reading: PageReading = { words: await read(image), image, turned: 0 };
+  if (!readsUpright(reading.words, image.engine)) reading = await readTurned(reading, read, turnImage);
+  const words = reading.words;
+  image = reading.image;
+  if (pageSize && reading.turned % 180 !== 0) pageSize = { width: pageSize.height, height: pageSize.width };
   // Source pixels per point.
   const pxPerPt = (dpi ?? estimateDpi(words, image.scale)) / 72;
   const k = 1 / (image.scale * pxPerPt);
