@@ -53,6 +53,13 @@ test("a Malaysian company's (M) read as another letter is put back; other bracke
   assert.equal(repairNameText('TANJUNG C0. (N) BERHAD'), 'TANJUNG CO. (M) BERHAD');
   assert.equal(repairNameText('KEDAI (H) TRADING'), 'KEDAI (H) TRADING');
   assert.equal(repairNameText('ACME (HK) SDN BHD'), 'ACME (HK) SDN BHD');
+  // SDN's D read as an O, its S as a 5; a family firm's "& SON BHD" stays.
+  assert.equal(repairNameText('KEDAI PERKAKASAN MAJU SON BHD'), 'KEDAI PERKAKASAN MAJU SDN BHD');
+  assert.equal(repairNameText('Kedai Maju 5DN. BHD.'), 'Kedai Maju SDN. BHD.');
+  assert.equal(repairNameText('Kedai Maju Son Bhd'), 'Kedai Maju Sdn Bhd');
+  assert.equal(repairNameText('LIM & SON BHD'), 'LIM & SON BHD');
+  // A speck before the name read as a mark.
+  assert.equal(repairNameText('~ KEDAI MAJU SDN BHD'), 'KEDAI MAJU SDN BHD');
 });
 
 test('in an OCR address, a letter inside a number is its digit and a street word read with digits is the word', () => {

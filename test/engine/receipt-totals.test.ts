@@ -28,6 +28,11 @@ test('a ticket with no total line: its payment line, after a transaction number,
   assert.equal(total(['2 BAR SOAP 3.50', 'MILK 1.20', row('SUBTOTAL', '4.70'), row('CASH', '5.00'), row('CHANGE', '0.30')]), 4.7);
 });
 
+test('a bill rounded off: the net amount after "Round Off" is the total, and a "Balance" after the cash is its change', () => {
+  assert.equal(total(['Item A 2 425.25 850.50', row('Total', '850.50'), row('Round off', '0.50'), row('Net Amount', '851.00'), row('Paid by UPI', '851.00')]), 851);
+  assert.equal(total(['Item A 1 302.96', row('Total', '302.96'), row('Round Off', '0.04'), row('NET AMOUNT', '303.00'), row('Cash Recd', '500.00'), row('Balance', '197.00')]), 303);
+});
+
 test('the paid sum confirms a total whose decimal point was lost', () => {
   assert.equal(total(['Item A 2 12.00', row('Total Amt Incl. GST', '1200'), row('Paid Amount', '20.00'), row('Change', '8.00')]), 12);
 });

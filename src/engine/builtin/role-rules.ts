@@ -20,7 +20,9 @@ const PAYMENT_LINE = /^\W*(?:\d{5,}\s+)?(cash|change|tendered|paid|visa|masterca
 
 const TENDERED_LINE = /^\W*(?:\d{5,}\s+)?(cash|tendered|paid|amount paid|paid amount|bar|barzahlung|bargeld|gegeben|espèces|visa|mastercard|amex|card|debit|credit card|kartenzahlung|cb)\b/i;
 const TAX_SUMMARY = /\b(tax|gst|vat|sst|mwst|ust|tva)\s*(summary|analysis|breakdown|details|übersicht|récapitulatif)\b/i;
-const CHANGE_WORD = /(?:^|[^\p{L}])(change|rückgeld|rueckgeld|zurück|rendu|monnaie)\b/iu;
+// After the sum tendered, a line that starts with "Balance" is the change handed back ("Cash Recd 500.00",
+// "Balance 197.00"), as tills in South Asia print it.
+const CHANGE_WORD = /(?:^|[^\p{L}])(change|rückgeld|rueckgeld|zurück|rendu|monnaie)\b|^\W*bal(?:ance)?\b/iu;
 
 const moneyOn = (text: string): number | null => {
   const a = pickAmount(text);
@@ -51,7 +53,7 @@ export function paidAmount(lines: Line[]): number | null {
   return null;
 }
 
-const ROUNDING_LINE = /\b(rounding|round(ed)?\s*adj\w*|rundung|arrondi)/i;
+const ROUNDING_LINE = /\b(rounding|round(ed)?\s*adj\w*|round(ed)?[\s-]*off|rundung|arrondi)/i;
 
 /**
  * A total followed by a rounding adjustment and then by the rounded sum ("TOTAL 60.31",

@@ -88,11 +88,15 @@ function fixCountryMark(text: string): string {
   text = text.replace(/(?<=\bsp\.\s?z\s?)[o0]\.\s?[o0]\./giu, (form) => form.replaceAll('0', 'o'));
   // The Balkans' "d.o.o." likewise.
   text = text.replace(/(?<=\bd\.)[o0]\.[o0]\.?(?!\p{L})/giu, (form) => form.replaceAll('0', 'o'));
+  // Malaysia's "SDN BHD" with its D read as an O ("SON BHD"), or its S as a 5; not "& SON BHD", a family firm.
+  text = text.replace(/(?<!&\s*|\bAND\s*)\b(?:S[O0]N|5DN|5[O0]N)(?=\.?\s*BHD\b)/gu, 'SDN').replace(/(?<!&\s*|\band\s*)\bSon(?=\.?\s*Bhd\b)/gu, 'Sdn');
   return text.replace(/\((?:H|N|W|HM|NM|IVI|IYI)\)(?=\s*(?:SDN\.?\s*BHD|BHD|BERHAD)\b)/giu, '(M)');
 }
 
 /** A business name read by OCR with the spaces, letters and marks it lost put back where the evidence allows. */
 export function repairNameText(text: string): string {
+  // A mark before the name is a speck or a logo's edge read as text ("~ KEDAI …").
+  text = text.replace(/^[~_=*|•·\-–—.,:;]+\s*/u, '');
   return restoreSpacing(fixCountryMark(fixDigitsInWords(fixLowerLL(text), { name: true })));
 }
 
