@@ -486,3 +486,23 @@ test('invoices of the Baltics, Central Europe, the Balkans, Iceland and Indonesi
   ];
   for (const [lines, want] of cases) assert.deepEqual(read(lines, fields), want, String(lines[0]));
 });
+
+test("a utility bill: the previous balance is not the total, nor an item's amount under the table header; \"Total charges\" sums the charges", () => {
+  const TOTAL: FieldDefinition[] = [{ name: 'total', type: 'number', description: 'Total amount to pay, including tax' }];
+  const bill: FixtureLine[] = [
+    'Brightwater Energy Supply DAC',
+    'Electricity bill  Account 3004518826  Bill date 12/03/2024',
+    [[50, 'Previous balance'], [200, '€210.50'], [400, 'Total amount due']],
+    [[50, 'Payment received 02/02/2024'], [200, '-€150.00']],
+    [[50, 'Balance brought forward'], [200, '€60.50'], [400, '€432.93']],
+    [[50, 'Description'], [250, 'Quantity'], [350, 'Rate'], [450, 'Amount']],
+    [[50, 'Day units'], [250, '776'], [350, '€0.3412'], [450, '€264.77']],
+    [[50, 'Night units'], [250, '376'], [350, '€0.1689'], [450, '€63.51']],
+    [[50, 'Total before VAT'], [450, '€328.28']],
+    [[50, 'VAT @ 9%'], [450, '€29.55']],
+    [[50, 'Total charges this period'], [450, '€357.83']],
+  ];
+  assert.equal(read(bill, TOTAL).total, 357.83);
+  // Service charges stay a part of the total.
+  assert.equal(read(['Meal 1 40.00 40.00', [[50, 'Service charges'], [300, '4.00']], [[50, 'Total'], [300, '44.00']]], TOTAL).total, 44);
+});

@@ -100,7 +100,9 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       const inclusive = c.labelTokens.some((t) => INCLUSIVE_WORDS.has(t) || /^(inclu|inklu)/.test(t));
       // "Net à payer" is the sum to pay: "net" there means after deductions, not before tax.
       const toPay = c.labelTokens.some((t) => TO_PAY_WORDS.has(t));
-      const partial = c.labelTokens.filter((t) => !(inclusive && TAX_WORDS.has(t)) && !(toPay && !TAX_WORDS.has(t)));
+      // "Total charges (this period)" sums the charges, where "Service charges" is one of them.
+      const summed = (t: string, i: number) => /^(charges|fees)$/.test(t) && c.labelTokens[i - 1] === 'total';
+      const partial = c.labelTokens.filter((t, i) => !(inclusive && TAX_WORDS.has(t)) && !(toPay && !TAX_WORDS.has(t)) && !summed(t, i));
       // "Total includes GST of $9.04", "GST of 2.57": a statement of the tax the total holds, whose sum is the tax.
       const taxStated = c.labelTokens.some((t, i) => TAX_WORDS.has(t) && (c.labelTokens[i + 1] === 'of' || /^includes?$/.test(c.labelTokens[i - 1] ?? '')));
       c.partial = taxStated || hasWord(partial, PARTIAL_TOTAL_WORDS);
@@ -121,6 +123,8 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       // A column header ("Amount") over the first row of a table is not the total's label, nor is the
       // "TOTAL" of a two-column "ITEM  TOTAL" header over an item's row (its name left of the value).
       if (c.source === 'below' && (c.labelLine.phrases.length >= 3 || (c.labelLine.phrases.length === 2 && itemRow(c.line)))) c.score -= 0.5;
+      // Under a table's header of three or more columns, an item's row is surely not the total.
+      if (c.source === 'below' && c.labelLine.phrases.length >= 3 && itemRow(c.line)) c.score -= 0.5;
       // A row of sums read as one that is not its last: the column sums of a summary table ("Total
       // 2,00,888.50 18,079.97 18,079.97 36,159.94"), or the net of a "Total | net | gross" row ("Total
       // facture 24.99 29.99"). Read as its last sum such a row gives the invoice's total.

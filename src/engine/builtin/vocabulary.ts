@@ -90,6 +90,9 @@ export const PARTIAL_TOTAL_WORDS = new Set([
   'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess', 'bez', 'dph', 'ptu',
   // A card's pre-authorisation at a pump (reserviert, blokada środków, tank limit): held, not paid.
   'reserviert', 'reservierter', 'reservierung', 'blokada', 'preauth', 'preauthorisation', 'preauthorization', 'limit', 'hold',
+  // A balance carried from the last bill (previous balance, brought forward, arrears; Vorsaldo, Übertrag,
+  // solde précédent, saldo anterior / precedente, vorig saldo) is not this invoice's total.
+  'previous', 'brought', 'forward', 'opening', 'arrears', 'vorsaldo', 'übertrag', 'vortrag', 'précédent', 'precedent', 'anterior', 'precedente', 'vorig',
 ]);
 
 /** Words of a label that name the net amount, before tax: a part of the total a field may ask for. */
