@@ -241,3 +241,29 @@ test('Estonian, Latvian, Lithuanian and Icelandic invoices are invoices', () => 
   const is = ['Fjardarljos ehf.', 'REIKNINGUR', 'Reikningur nr. 0012094', 'Dagsetning 20.11.2024', 'Gjalddagi 05.12.2024', 'Kt. 510101-2345', 'Upphæð án VSK 183.714', 'VSK 24% 44.091', 'Samtals 227.805 kr.'];
   for (const lines of [ee, lv, lt, is]) assert.equal(classifyPages({ pages: [makePage(lines)], classes: THREE }).label, 'invoice', lines[0]);
 });
+
+const WITH_OTHER = [
+  { label: 'invoice', description: 'An invoice or bill from a seller asking for payment, with invoice number, due date and tax' },
+  { label: 'receipt', description: 'A receipt from a shop, restaurant or ticket machine for a purchase already paid by cash or card' },
+  { label: 'other', description: 'Any other document: letters, forms, shipping papers, tables, reports' },
+];
+const label = (lines: string[]) => classifyPages({ pages: [makePage(lines)], classes: WITH_OTHER }).label;
+
+test('a paper without a sum of money is neither an invoice nor a receipt, whatever it calls itself', () => {
+  // An entry ticket, titled a ticket (a receipt's title), with a ticket number and no price.
+  assert.equal(label(['PLAZA SERI KENANGA', 'CAR PARK', '** ENTRY TICKET **', 'ENTRY DATE 14/08/2019', 'ENTRY TIME 09:12:47', 'TICKET NO 0219-448172', 'PLEASE PAY AT AUTO PAY STATION', 'BEFORE RETURNING TO YOUR CAR.']), 'other');
+  // A points statement and a shipping label (its weight has one decimal, no money).
+  assert.equal(label(['PetalPoints Rewards', 'Points Statement - October 2019', 'Date Activity Points', '01/10 Opening balance 12,480', '05/10 Earned - Bedok Mall outlet +320', 'Closing balance 8,945', 'This is not a tax invoice.']), 'other');
+  assert.equal(label(['FROM: HARBOR & PINE SUPPLY LLC SHIP DATE: 16APR24', '4418 INDUSTRIAL PKWY WT: 4.2 LB', 'SHIP TO:', 'KIM & DAUGHTERS CATERING', 'TRACKING #', '9400111899223141592653', 'REF: SVN-US-7731904552', 'ORDER 112-4420918-6652301']), 'other');
+  // The same ticket with its price paid is a receipt.
+  assert.equal(label(['PLAZA SERI KENANGA', 'CAR PARK', 'PARKING RECEIPT', 'ENTRY 14/08/2019 09:12', 'EXIT 14/08/2019 11:40', 'PARKING FEE RM 6.00', 'PAID BY CARD']), 'receipt');
+});
+
+test('a delivery order and a cash-machine slip are other papers; a statement listing invoices is no invoice', () => {
+  assert.equal(label(['SINAR GEMILANG LOGISTIK SDN BHD', 'DELIVERY ORDER', 'Deliver To: KEDAI PERABOT SETIA MAJU D/O No: DO-19-04471', 'No. Description Qty Unit', '1 Plastic Chair Stackable 40 PCS', 'Total amount RM 480.00', 'Goods received in good order and condition.']), 'other');
+  assert.equal(label(['BANK PERMATA TIMUR BERHAD', 'ATM TRANSACTION RECORD', 'DATE 21/06/2019 TIME 22:41:05', 'CARD NO XXXXXXXXXXXX8830', 'WITHDRAWAL RM 200.00', 'AVAIL BAL RM 2,431.18', 'THANK YOU FOR BANKING WITH US']), 'other');
+  const statement = ['Saltbush Landscaping Pty Ltd', 'STATEMENT', 'Statement Date 31 May 2024', 'Date Activity Invoice Amount Payments Balance AUD', '8 Mar 2024 Invoice # INV-0583 (overdue) 2,426.60 2,426.60', '2 Apr 2024 Invoice # INV-0597 1,188.00 3,614.60', '19 Apr 2024 Payment – thank you 1,188.00 2,426.60', '6 May 2024 Invoice # INV-0611 935.00 3,361.60', 'BALANCE DUE AUD 3,361.60', 'Please note: this statement lists invoices previously issued. It is not a tax invoice.'];
+  assert.equal(label(statement), 'other');
+  // A utility's bill titled "Statement" that asks for this period's charges stays a bill.
+  assert.equal(label(['Cedar Hollow Water Authority', 'STATEMENT', 'Account 10023', 'Water usage 14 kgal 61.20', 'Sewer charge 40.46', 'Total current charges $101.66', 'Amount due $101.66', 'Due date 04/15/2024']), 'invoice');
+});

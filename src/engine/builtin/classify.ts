@@ -63,6 +63,26 @@ function buildQuery(label: string, description: string): Query {
 
 /** Words of a bill that asks for payment by a date. */
 const BILL_DUE = /\b(?:amount due|balance due|total due|due date|payment due|please pay|pay by|zahlbar bis|à payer avant|te betalen voor)\b/i;
+/**
+ * A statement of account lists the invoices it sums, or ages its balance (current, 1-30 days, 31-60 days):
+ * though it asks for the balance by a date, it is no bill itself.
+ */
+const AGED_BALANCE = /\b(?:1\s?-\s?30|31\s?-\s?60|61\s?-\s?90)\s+days\b/i;
+const INVOICE_REFERENCE = /\b(?:invoice|inv|rechnung|facture|factura|fattura|factuur)\b\W*(?:no\.?|nr\.?|#)?\s*[\w/-]*\d/i;
+const listsInvoices = (raw: string): boolean => AGED_BALANCE.test(raw) || raw.split('\n').filter((l) => INVOICE_REFERENCE.test(l)).length >= 3;
+/** A page that says it is no invoice ("This is not a tax invoice", "Keine Rechnung"): its words are not the invoice's cue. */
+const NOT_AN_INVOICE = /\b(?:(?:this is )?not an? (?:tax |vat )?invoice|keine rechnung|pas une facture|no es una factura|non è una fattura|geen factuur)\b/gi;
+/**
+ * A sum of money: an amount with two decimals, one with a currency sign or code before or after it, or a
+ * figure on a line that sums a sale ("ÖSSZESEN 2 165"). Invoices and receipts all state one; an entry
+ * ticket, a points statement, an agenda or a table of counts does not.
+ */
+const TWO_DECIMALS = /(?<![\d.,])\d+(?:[,.' \u00a0]\d{3})*[.,]\d{2}(?![\d.,])/;
+const CURRENCY = String.raw`(?:[$€£¥₹₱฿₩₫₺₴₦₵円元원]|\b(?:RM|Rp|Rs|USD|EUR|GBP|CHF|INR|MYR|SGD|AUD|CAD|NZD|JPY|CNY|RMB|HKD|KRW|VND|IDR|THB|PHP|ZAR|PLN|CZK|HUF|SEK|NOK|DKK|ISK|TRY|AED|SAR|KES|NGN|Kč|zł|Ft|kr|Kn|lei|dinar)\b)`;
+const WITH_CURRENCY = new RegExp(`${CURRENCY}\\s?\\d|\\d\\s?${CURRENCY}`, 'u');
+const SUM_WORDS = new Set(['total', 'totaal', 'summe', 'gesamt', 'gesamtbetrag', 'montant', 'importe', 'jumlah', 'osszesen', 'oesszesen', 'yhteensa', 'kokku', 'kopa', 'viso', 'samtals', 'razem', 'suma', 'celkem', 'ukupno', 'toplam', 'tong', '合計', '合计', '총액']);
+const sumsASale = (line: string): boolean => /\d\D?\d/.test(line) && foldTokens(line).some((t) => SUM_WORDS.has(t));
+const statesMoney = (raw: string): boolean => TWO_DECIMALS.test(raw) || WITH_CURRENCY.test(raw) || raw.split('\n').some(sumsASale);
 
 const PATTERNS: Record<string, RegExp> = Object.assign({}, ...Object.values(DOCUMENT_TYPE_PATTERNS));
 
@@ -82,7 +102,10 @@ function countTerm(text: string, tokens: string[], term: string, raw = ''): numb
 }
 
 export function classifyPages(input: ClassifyInput): ClassifyOutput {
-  const raw = input.pages.map((p) => pageTextOf(p)).join('\n');
+  const raw = input.pages
+    .map((p) => pageTextOf(p))
+    .join('\n')
+    .replace(NOT_AN_INVOICE, ' ');
   const tokens = foldTokens(raw);
   const text = ` ${tokens.join(' ')} `;
   const queries = input.classes.map((c) => buildQuery(c.label, c.description ?? ''));
@@ -111,14 +134,17 @@ export function classifyPages(input: ClassifyInput): ClassifyOutput {
   });
   const titled = documentKinds(documentLines(input.pages.slice(0, 1), { detectLayout: true }));
   // A statement that asks to be paid by a date (a utility's or a supplier's) is a bill, not a bank's statement.
-  if (titled.has('statement') && BILL_DUE.test(raw)) titled.delete('statement');
+  if (titled.has('statement') && BILL_DUE.test(raw) && !listsInvoices(raw)) titled.delete('statement');
+  // Without a sum of money a paper is neither an invoice nor a receipt, whatever it calls itself ("ENTRY TICKET").
+  const billing = queries.map((q) => [...q.kinds].some((k) => BILLING_KINDS.has(k)));
+  if (!statesMoney(raw)) evidence.forEach((e, i) => (evidence[i] = billing[i] ? e * OTHER_TITLE_SHARE : e));
   if (titled.size > 0 && ![...titled].some((k) => BILLING_KINDS.has(k))) {
     // The labels that name the titled kind gain; when none does, the catch-all ("other") is its label.
     const naming = queries.map((q) => [...titled].some((k) => q.kinds.has(k)));
     const gains = naming.some(Boolean) ? naming : queries.map((q) => q.catchAll);
     evidence.forEach((e, i) => {
       if (gains[i]) evidence[i] = e + TITLE_EVIDENCE;
-      else if ([...queries[i].kinds].some((k) => BILLING_KINDS.has(k))) evidence[i] = e * OTHER_TITLE_SHARE;
+      else if (billing[i]) evidence[i] = e * OTHER_TITLE_SHARE;
     });
   }
   const logits = [...evidence, NONE_EVIDENCE].map((e) => e / TEMPERATURE);

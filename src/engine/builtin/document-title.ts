@@ -25,12 +25,14 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
   'delivery note': [
     'delivery note', 'delivery slip', 'packing slip', 'packing list', 'dispatch note', 'goods received note', 'lieferschein',
     'bon de livraison', 'bordereau de livraison', 'albaran', 'nota de entrega', 'documento di trasporto', 'bolla di consegna', 'pakbon',
-    'leveringsbon', 'foljesedel', 'folgeseddel', 'pakkseddel',
+    'leveringsbon', 'foljesedel', 'folgeseddel', 'pakkseddel', 'delivery order', 'delivery challan', 'delivery docket',
   ],
   'bill of lading': [
     'bill of lading', 'waybill', 'air waybill', 'consignment note', 'cmr', 'frachtbrief', 'lettre de voiture', 'carta de porte',
     'lettera di vettura', 'vrachtbrief', 'shipping manifest',
   ],
+  // A bank's slip of a transaction that bought nothing: a cash-machine record, a balance enquiry.
+  'bank slip': ['atm transaction record', 'atm transaction', 'atm slip', 'atm receipt', 'atm advice', 'balance enquiry', 'balance inquiry', 'mini statement'],
   'bank statement': ['bank statement', 'kontoauszug', 'releve bancaire', 'releve de compte', 'extracto bancario', 'estratto conto', 'rekeningafschrift', 'bankafschrift'],
   statement: ['statement', 'account statement', 'statement of account', 'kontoubersicht', 'releve', 'estado de cuenta', 'rekeningoverzicht', 'kontoutdrag'],
   'payment reminder': [
