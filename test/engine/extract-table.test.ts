@@ -572,3 +572,23 @@ test('tables headed and taxed in Latvian, Slovene and Icelandic: their header wo
   ]);
   assert.deepEqual(amounts(is.rows), [56700, 30680]);
 });
+
+test("a description keeps its own figures; a carriage row run into a footer and a routing number in a note under the table are no items", () => {
+  const lines: FixtureLine[] = [
+    'Thornbury Catering Supplies Ltd   Invoice TCS-2024-118',
+    [[50, 'Description'], [380, 'Qty'], [430, 'Rate'], [500, 'Amount']],
+    [[50, 'Chopping board 450 × 300 × 12 mm, red'], [380, '6.00'], [430, '9.20'], [500, '55.20']],
+    [[50, 'Nitrile gloves, size M (box of 100)'], [380, '30.00'], [430, '4.15'], [500, '124.50']],
+    [[50, 'Project calls (May 6, 13, 20 and 28)'], [380, '3.25'], [430, '85.00'], [500, '276.25']],
+    [[300, 'Subtotal'], [500, '455.95']],
+    [[50, 'Thornbury Catering Supplies Ltd · Sort code 30-96-41 · Account Carriage'], [500, '15.00']],
+    [[300, 'TOTAL DUE'], [500, '$470.95']],
+    'Payment details',
+    [[50, 'Please pay by ACH within 15 days. ACH: First Harbor Credit Union, routing 323075882,']],
+    'account 0048817730. A 1.5% monthly late fee applies to balances over 30 days.',
+  ];
+  const rows = readTable(documentLines([makePage(lines)], { detectLayout: true }), ITEMS, { ctx: { monthFirst: false }, dateFormat: null, strict: false }).rows;
+  assert.deepEqual(rows.map((r) => r.amount), [55.2, 124.5, 276.25]);
+  assert.deepEqual(rows.map((r) => r.description), ['Chopping board 450 × 300 × 12 mm, red', 'Nitrile gloves, size M (box of 100)', 'Project calls (May 6, 13, 20 and 28)']);
+  assert.deepEqual(rows.map((r) => r.quantity), [6, 30, 3.25]);
+});

@@ -59,8 +59,17 @@ function groupedNumbers(line: Line): Pick<Word, 'text' | 'x0' | 'x1'>[] {
 function cells(line: Line, columns: Column[]): string[] {
   const bounds = columns.slice(0, -1).map((c, i) => (c.x1 + columns[i + 1].x0) / 2);
   const out = columns.map(() => [] as string[]);
+  let prev: { x1: number; column: number; text: boolean } | null = null;
   for (const w of groupedNumbers(line)) {
     const isNumber = /\d/.test(w.text) && !/\p{L}{3}/u.test(w.text);
+    // A number run on from a text cell's words at a space's width, ending before the next header starts,
+    // is part of that text ("chopping board 450 × 300 × 12 mm", "(box of 100)"), not the next column's.
+    const textCell = prev !== null && prev.text && columns[prev.column].sub?.def.type !== 'number';
+    if (isNumber && textCell && w.x0 - prev!.x1 < 0.8 * line.height && w.x1 <= (columns[prev!.column + 1]?.x0 ?? Infinity)) {
+      out[prev!.column].push(w.text);
+      prev = { x1: w.x1, column: prev!.column, text: true };
+      continue;
+    }
     // Numbers are usually right-aligned under their header: judged by their right edge, halfway
     // between header cells. Text is left-aligned: its cell runs on to where the next header starts,
     // and text printed under a header cell (centred, or starting left of it) belongs to that cell.
@@ -77,6 +86,7 @@ function cells(line: Line, columns: Column[]): string[] {
       else if (columns[i].sub?.def.type === 'number' && w.x0 > columns[i].x1 + line.height && next?.sub?.def.type === 'text') i++;
     }
     out[i].push(w.text);
+    prev = { x1: w.x1, column: i, text: !isNumber };
   }
   return out.map((ws) => ws.join(' '));
 }
@@ -248,7 +258,12 @@ function tableRows(columns: Column[], items: ItemLines[], subs: TableSub[], opts
     }
     return row;
   });
-  const kept = rows.filter((row) => isItem(row, subs, rows));
+  // In a table of sums of money, a row whose amount is a long bare number (a bank routing number in a note
+  // under the table) is no item.
+  const amountAt = cols.findIndex((c) => c.sub?.role === 'amount');
+  const moneyRows = amountAt < 0 ? 0 : grid.filter((g) => g[amountAt]?.money).length;
+  const bareNumber = (r: number) => moneyRows >= 2 && !grid[r][amountAt]?.money && (grid[r][amountAt]?.digits ?? 0) >= 5;
+  const kept = rows.filter((row, r) => !bareNumber(r) && isItem(row, subs, rows));
   return { rows: kept.filter((row, i) => !unlabelledSum(row, kept.slice(0, i), subs)), count: arithmeticCount(cols, grid) };
 }
 

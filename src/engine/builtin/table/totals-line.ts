@@ -5,7 +5,7 @@ import { hasWord, PARTIAL_TOTAL_WORDS, synonymsOf, TAX_WORDS, tokenize } from '.
 const TOTAL_TERMS = synonymsOf('total');
 /** Charges and deductions printed below the items rather than as items. */
 const CHARGE_WORDS = new Set([
-  'shipping', 'freight', 'postage', 'delivery', 'handling', 'versand', 'versandkosten', 'porto', 'fracht', 'livraison',
+  'shipping', 'freight', 'postage', 'carriage', 'delivery', 'handling', 'versand', 'versandkosten', 'porto', 'fracht', 'livraison',
   'discount', 'rabatt', 'remise', 'skonto', 'nachlass', 'coupon', 'voucher', 'gutschein', 'rounding', 'rundung', 'change',
   'tendered', 'cash', 'paid', 'payment', 'zahlung', 'bezahlt', 'gegeben', 'rückgeld', 'kartenzahlung', 'netto', 'brutto', 'net', 'gross',
   // Shipping in other languages: frais de port, spese di spedizione, gastos de envío, verzendkosten.
@@ -36,7 +36,9 @@ export function isTotalsLine(line: Line): boolean {
   // The label is the line's first words, or the phrase just left of its amount where a block of text
   // beside the totals shares their line ("Remit To: | Merchandise | $7,466.47").
   const amountAt = line.phrases.findLastIndex((p) => /\d/.test(p.text));
-  const label = amountAt >= 1 ? tokenize(undotted(line.phrases[amountAt - 1].text)).slice(0, 4) : [];
+  // Its last words too: a footer run into the totals block's label ("… Account Carriage | 15.00").
+  const before = amountAt >= 1 ? tokenize(undotted(line.phrases[amountAt - 1].text)) : [];
+  const label = [...before.slice(0, 4), ...before.slice(4).slice(-2)];
   const words = [...tokenize(undotted(line.text)).slice(0, 4), ...label].map((t) => t.replace(/(?<=\p{L})\d+$/u, ''));
   const tokens = [...words, ...words.slice(1).map((t, i) => words[i] + t)];
   return (
