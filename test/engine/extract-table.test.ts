@@ -592,3 +592,17 @@ test("a description keeps its own figures; a carriage row run into a footer and 
   assert.deepEqual(rows.map((r) => r.description), ['Chopping board 450 × 300 × 12 mm, red', 'Nitrile gloves, size M (box of 100)', 'Project calls (May 6, 13, 20 and 28)']);
   assert.deepEqual(rows.map((r) => r.quantity), [6, 30, 3.25]);
 });
+
+test('a quantity printed with decimals is a count, however many digits ("2.000,00 Unidades"), beside a tax column', () => {
+  const lines: FixtureLine[] = [
+    'Talleres Gráficos Albaicín S.L.   Factura FACT/2024/00342',
+    [[50, 'Descripción'], [290, 'Cantidad'], [345, 'Precio unitario'], [425, 'Impuestos'], [505, 'Importe']],
+    [[50, 'Impresión catálogo A4'], [260, '500,00 Unidades'], [385, '3,42'], [430, 'IVA 21%'], [505, '1.710,00 €']],
+    [[50, 'Folletos tríptico A4'], [250, '2.000,00 Unidades'], [380, '0,185'], [430, 'IVA 21%'], [505, '370,00 €']],
+    [[50, 'Tarjetas de visita'], [268, '4,00 Unidades'], [380, '22,50'], [430, 'IVA 21%'], [505, '90,00 €']],
+    [[330, 'Base imponible'], [505, '2.170,00 €']],
+    [[330, 'Total'], [505, '2.625,70 €']],
+  ];
+  const rows = readTable(documentLines([makePage(lines)], { detectLayout: true }), ITEMS, { ctx: { monthFirst: false }, dateFormat: null, strict: false }).rows;
+  assert.deepEqual(rows.map((r) => [r.quantity, r.unit_price, r.amount]), [[500, 3.42, 1710], [2000, 0.185, 370], [4, 22.5, 90]]);
+});

@@ -40,7 +40,10 @@ export function cellNumber(raw: string, mark: DecimalMark): CellNumber | null {
   return { value: a.value, money: a.decimals || a.currency, digits: text.slice(a.start, a.end).replace(/\D/g, '').length };
 }
 
-/** A quantity is a small number: a barcode (EAN-8/13), an article number or a year printed in its place is not. */
+/**
+ * A quantity is a small number: a barcode (EAN-8/13), an article number or a year printed in its place is
+ * not. Printed with decimals it is a measured quantity, whatever its digits ("2.000,00 Unidades").
+ */
 export function plausibleQuantity(n: CellNumber): boolean {
-  return Math.abs(n.value) < 100_000 && !(n.digits >= 6 && Number.isInteger(n.value));
+  return Math.abs(n.value) < 100_000 && !(n.digits >= 6 && Number.isInteger(n.value) && !n.money);
 }
