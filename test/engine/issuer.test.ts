@@ -306,3 +306,23 @@ test('a letterhead name whose legal name is printed below it outranks a buyer wi
   ], [0], 1.6);
   assert.equal(read(p, [VENDOR]).vendor, 'Contas Certas - Contabilidade e Gestão, Lda.');
 });
+
+test("the seller's tax number under its own block counts for it, not for the buyer's name printed level with it", () => {
+  // An accounting tool's layout: the seller's block at the left, the customer's in the address window at
+  // the right, starting on the line of the seller's tax number; no cue names either.
+  const lines: FixtureLine[] = [
+    [[60, 'Talleres Gráficos Albaicín']],
+    [[45, 'Talleres Gráficos Albaicín S.L.']],
+    [[45, 'Calle Elvira, 74']],
+    [[45, '18010 Granada']],
+    [[45, 'España']],
+    [[45, 'NIF: B18563420'], [350, 'Librería Alcazaba S.L.']],
+    [[350, 'Avenida de la Constitución, 21']],
+    [[350, '18012 Granada']],
+    [[350, 'España']],
+    [[350, 'NIF: B19044817']],
+    'Factura FACT/2024/00342',
+    'Fecha de factura: 25/03/2024',
+  ];
+  assert.equal(read(page(lines, [0], 1.6), [VENDOR]).vendor, 'Talleres Gráficos Albaicín S.L.');
+});

@@ -255,7 +255,11 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
     const conf = meanConf(l);
     // Past the letterhead a name needs more evidence than its size (a legal form and a tax number, a cue).
     const place = -0.04 * Math.min(i, 12) - (i >= 12 ? 0.3 + 0.3 * (l.y0 / l.pageHeight) : 0);
-    const taxNear = page.slice(i, i + 4).some((n) => TAX_ID.test(n.text));
+    // A tax number after the name on its line, or in its block under it; not one in the other party's
+    // block beside it (a seller's NIF printed level with the buyer's name in the address window).
+    const taxNear = (o: { x0: number; x1: number }) =>
+      TAX_ID.test(l.phrases.filter((p) => p.x1 > o.x0).map((p) => p.text).join(' ')) ||
+      page.slice(i + 1, i + 6).some((n) => n.phrases.some((p) => TAX_ID.test(p.text) && p.x0 < o.x1 + l.height && p.x1 > o.x0 - l.height));
     // A street's line cut into phrases: its district after a dash ("RUA AUGUSTA, 1500 - CONSOLACAO") is address too.
     const streetLine = !looksLikeCompany(l.text) && addressLike(l.text) && l.text.split(/\s+/).some((w) => isStreetWord(w.replace(/[,.:;]+$/, '')));
     for (const o of optionsOf(l, ocr, page[i - 1])) {
@@ -276,7 +280,7 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
         // ("S117, Second Floor," / "Aeon Tebrau City," / "1, Jalan Desa Tebrau,").
         score += /,$/.test(l.text.trim()) && !hasLegalForm(text) ? -0.3 : 0.15;
       }
-      if (taxNear && looksLikeCompany(text)) score += 0.2;
+      if (looksLikeCompany(text) && taxNear(o)) score += 0.2;
       if (isTableHeading(l)) score -= 0.6;
       if (streetLine && o.text !== l.text) score -= 0.5;
       // "Messrs." (and Japanese 御中, 様) marks the addressee: "Hoshino Office Supply Inc. Messrs.".
