@@ -606,3 +606,16 @@ test('a quantity printed with decimals is a count, however many digits ("2.000,0
   const rows = readTable(documentLines([makePage(lines)], { detectLayout: true }), ITEMS, { ctx: { monthFirst: false }, dateFormat: null, strict: false }).rows;
   assert.deepEqual(rows.map((r) => [r.quantity, r.unit_price, r.amount]), [[500, 3.42, 1710], [2000, 0.185, 370], [4, 22.5, 90]]);
 });
+
+test('an item whose description ends "(no VAT)" is an item, not a tax row', () => {
+  const lines: FixtureLine[] = [
+    'Ashcombe Whitley LLP   Invoice AW/24/0918',
+    [[50, 'Description'], [500, 'Amount']],
+    [[50, 'Partner – 3.2 hours at £320.00 per hour'], [500, '£1,024.00']],
+    [[50, 'HM Land Registry registration fee (no VAT)'], [500, '£150.00']],
+    [[50, 'Local authority and drainage searches (no VAT)'], [500, '£312.40']],
+    [[300, 'Total'], [500, '£1,486.40']],
+  ];
+  const rows = readTable(documentLines([makePage(lines)], { detectLayout: true }), ITEMS, { ctx: { monthFirst: false }, dateFormat: null, strict: false }).rows;
+  assert.deepEqual(rows.map((r) => r.amount), [1024, 150, 312.4]);
+});

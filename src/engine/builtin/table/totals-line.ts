@@ -36,12 +36,15 @@ export function isTotalsLine(line: Line): boolean {
   // The label is the line's first words, or the phrase just left of its amount where a block of text
   // beside the totals shares their line ("Remit To: | Merchandise | $7,466.47").
   const amountAt = line.phrases.findLastIndex((p) => /\d/.test(p.text));
-  // Its last words too: a footer run into the totals block's label ("… Account Carriage | 15.00").
   const before = amountAt >= 1 ? tokenize(undotted(line.phrases[amountAt - 1].text)) : [];
-  const label = [...before.slice(0, 4), ...before.slice(4).slice(-2)];
+  const label = before.slice(0, 4);
   const words = [...tokenize(undotted(line.text)).slice(0, 4), ...label].map((t) => t.replace(/(?<=\p{L})\d+$/u, ''));
   const tokens = [...words, ...words.slice(1).map((t, i) => words[i] + t)];
+  // A charge word just before the amount: a footer run into the totals block's label ("… Account Carriage
+  // | 15.00"). Not a tax or total word there: an item may end "(no VAT)" or "bus fare".
+  const last = before.slice(4).slice(-2);
   return (
+    last.some((t) => CHARGE_WORDS.has(t)) ||
     tokens.some((t) => TOTAL_TERMS.has(t) || PARTIAL_TOTAL_WORDS.has(t) || TAX_WORDS.has(t) || CHARGE_WORDS.has(t) || /^(sub)?total/.test(t) || looksLikeTotal(t)) ||
     hasWord(tokens, TOTAL_COMPOUNDS) ||
     hasWord(tokens, TAX_WORDS)
