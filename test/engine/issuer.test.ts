@@ -31,6 +31,9 @@ test('legal forms of many countries are recognised, ordinary words and units are
 
 test('spaces OCR dropped are restored at known name endings, brackets and case changes', () => {
   assert.equal(restoreSpacing('ACMETRADINGSDNBHD'), 'ACME TRADING SDN BHD');
+  // A glued "CO." after another name word; words that end in "CO" stay whole.
+  assert.equal(restoreSpacing('HARBOURVIEWCOFFEECO.'), 'HARBOURVIEW COFFEE CO.');
+  for (const w of ['COSTCO.', 'MEXICO.', 'TESCO.']) assert.equal(restoreSpacing(w), w);
   assert.equal(restoreSpacing('KEDAI(TAMANBARU)SDNBHD'), 'KEDAI (TAMANBARU) SDN BHD');
   assert.equal(restoreSpacing('NorthwindTrading GmbH'), 'Northwind Trading GmbH');
   assert.equal(restoreSpacing('Groupe Le Petit PontSAS'), 'Groupe Le Petit Pont SAS');

@@ -44,7 +44,8 @@ export const looksLikeCompany = (text: string): boolean => hasLegalForm(text) ||
 export const GLUED_TAILS = [
   'SDN BHD', 'PTE LTD', 'PTY LTD', 'PVT LTD', 'CORPORATION', 'INTERNATIONAL', 'ENTERPRISES', 'SUPERMARKET', 'ENTERPRISE', 'RESTAURANT',
   'ENGINEERING', 'ELECTRONICS', 'INDUSTRIES', 'STATIONERY', 'MARKETING', 'MACHINERY', 'HOLDINGS', 'HARDWARE', 'SERVICES', 'PHARMACY',
-  'TRADING', 'LIMITED', 'COMPANY', 'BERHAD', 'BAKERY', 'MARKET', 'STORE', 'HOTEL', 'GMBH', 'CAFE', 'BHD', 'LTD', 'LLC', 'INC', 'PLC',
+  'TRADING', 'LIMITED', 'COMPANY', 'BERHAD', 'BAKERY', 'MARKET', 'KITCHEN', 'COFFEE', 'STORE', 'HOTEL', 'GMBH', 'CAFE', 'BHD', 'LTD', 'LLC',
+  'INC', 'PLC',
 ].map((spaced) => ({ glued: spaced.replace(' ', ''), spaced }));
 
 /** A name cut after its last legal-form word: "Keller GmbH & Co. KG Bahnhofstraße 80" -> "Keller GmbH & Co. KG". */

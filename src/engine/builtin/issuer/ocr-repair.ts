@@ -20,6 +20,12 @@ function tidyPunctuation(text: string): string {
 function splitGluedWord(word: string): string {
   const tail: string[] = [];
   let rest = word;
+  // A glued "CO." only after another name word ("…COFFEECO."): "COSTCO." and "MEXICO." are words.
+  const co = rest.slice(0, -3);
+  if (rest.endsWith('CO.') && GLUED_TAILS.some(({ glued }) => co.length - glued.length >= 3 && co.endsWith(glued))) {
+    tail.push('CO.');
+    rest = co;
+  }
   for (let changed = true; changed; ) {
     changed = false;
     for (const { glued, spaced } of GLUED_TAILS) {
@@ -48,7 +54,7 @@ export function restoreSpacing(text: string): string {
     // A legal form in capitals glued to the name before it ("Petit PontSAS", "NorthwindLTD").
     .replace(/(\p{Ll}{2,})(?=(?:SAS|SARL|SA|GMBH|GmbH|AG|LTD|Ltd|LLC|INC|Inc|BV|NV|AB|SRL|SPA|PLC)(?![\p{L}\p{N}]))/gu, '$1 ')
     .split(' ')
-    .map((w) => (/^\p{Lu}{6,}$/u.test(w) ? splitGluedWord(w) : w))
+    .map((w) => (/^\p{Lu}{6,}\.?$/u.test(w) ? splitGluedWord(w) : w))
     .join(' ');
 }
 
