@@ -267,3 +267,21 @@ test('a delivery order and a cash-machine slip are other papers; a statement lis
   // A utility's bill titled "Statement" that asks for this period's charges stays a bill.
   assert.equal(label(['Cedar Hollow Water Authority', 'STATEMENT', 'Account 10023', 'Water usage 14 kgal 61.20', 'Sewer charge 40.46', 'Total current charges $101.66', 'Amount due $101.66', 'Due date 04/15/2024']), 'invoice');
 });
+
+test('other papers that print sums: a pro-forma, a remittance advice, a booking confirmation, a card statement, a cheque, an expense claim', () => {
+  const papers: Record<string, string[]> = {
+    proforma: ['Shakti Exports Pvt. Ltd.', 'GSTIN 27AAECS1234F1Z5', 'PROFORMA INVOICE', 'PI No. PI/24-25/0117  Date 12/07/2024', 'Cotton yarn 40s 500 kg 310.00 155,000.00', 'Total INR 182,900.00', 'This is a Proforma Invoice and not a Tax Invoice.'],
+    remittance: ['MERIDIAN LOGISTICS PTE LTD  REMITTANCE ADVICE', 'To: Harbourline Supplies', 'We have paid the following invoices', 'Invoice INV-5521 1,200.00', 'Invoice INV-5534 860.50', 'Total paid SGD 2,060.50'],
+    booking: ['Hotel Ribeira Douro', 'Confirmação de Reserva', 'Booking confirmation', 'N.º da reserva: RD-2407-55183', 'Check-in: 09/08/2024  Check-out: 11/08/2024', 'Total da estadia: 312,00 €', 'Pagamento no hotel'],
+    statement: ['Harbour Bank', 'Your credit card statement', 'Card number **** 4417', 'Statement date 28 February 2024', 'New balance £1,408.37', 'Minimum payment £42.25', 'Payment due by 24 March 2024'],
+    cheque: ['MARGARET A. HOLLOWAY  2147', '1187 Pinecrest Lane  Date May 3, 2024', 'PAY TO THE Summit Roofing & Gutters LLC $ 1,275.00', 'ORDER OF', 'One thousand two hundred seventy-five DOLLARS', 'FIRST PRAIRIE BANK', 'MEMO Invoice 3381'],
+    expenses: ['Tui Analytics Limited', 'Employee Hemi Walker', 'Date Merchant Description Category Amount', '04/03/2024 Kotuku Air Airfare 289.00', '05/03/2024 Harbour Lights Motel 1 night 164.00', 'All original receipts are attached.', 'EXPENSE CLAIM', 'Total claim (NZ$) 453.00'],
+  };
+  for (const [name, lines] of Object.entries(papers)) assert.equal(label(lines), 'other', name);
+});
+
+test('a Chilean boleta is a receipt, a Brazilian NFS-e an invoice, a Polish WZ a delivery note', () => {
+  assert.equal(label(['FERRETERÍA LOS ANDES SpA', 'RUT 76.123.456-7', 'BOLETA ELECTRÓNICA', 'N° 884512', 'Fecha 14/05/2024', 'Martillo 1 $ 8.990', 'TOTAL $ 21.000', 'El IVA de esta boleta es $ 3.353']), 'receipt');
+  assert.equal(label(['PREFEITURA DE SÃO PAULO', 'NOTA FISCAL DE SERVIÇOS ELETRÔNICA – NFS-e', 'Número da Nota 00012873', 'PRESTADOR DE SERVIÇOS  Pixel Norte Design Ltda', 'TOMADOR DE SERVIÇOS  Casa Verde Alimentos S.A.', 'Valor total do serviço R$ 4.500,00', 'ISS 5% R$ 225,00']), 'invoice');
+  assert.equal(label(['Hurtownia Budowlana Mazur Sp. z o.o.  WZ 0418/05/2024', 'Wydanie materiału na zewnątrz', 'Odbiorca: P.H.U. Domel', 'Cement portlandzki 40 21,50 860,00', 'Razem wartość netto: 4 696,60 zł']), 'other');
+});

@@ -8,11 +8,13 @@ import { foldTokens } from './vocabulary.js';
 export const DOCUMENT_TITLES: Record<string, string[]> = {
   invoice: [
     'invoice', 'tax invoice', 'credit note', 'rechnung', 'gutschrift', 'facture', 'avoir', 'factura', 'fattura', 'nota di credito', 'fatura',
-    'factuur', 'creditnota', 'faktura', 'lasku', 'bill',
+    'factuur', 'creditnota', 'faktura', 'lasku', 'bill', 'nota fiscal', 'nota fiscal de servicos eletronica', 'nfs e', 'nf e',
   ],
   receipt: [
     'receipt', 'sales receipt', 'cash receipt', 'kassenbon', 'kassenbeleg', 'quittung', 'bon', 'recu', 'ticket', 'ticket de caisse', 'scontrino',
     'ricevuta', 'documento commerciale', 'recibo', 'factura simplificada', 'fatura simplificada', 'paragon fiskalny', 'paragon', 'kassabon', 'kvitto', 'kvittering', 'kuitti',
+    // Chile's and Peru's boleta, Brazil's cupom fiscal: the sales slips of a shop.
+    'boleta', 'boleta electronica', 'boleta de venta', 'cupom fiscal',
   ],
   'purchase order': [
     'purchase order', 'bestellung', 'bestellschein', 'bon de commande', 'orden de compra', 'ordine di acquisto', 'ordine d acquisto',
@@ -25,7 +27,8 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
   'delivery note': [
     'delivery note', 'delivery slip', 'packing slip', 'packing list', 'dispatch note', 'goods received note', 'lieferschein',
     'bon de livraison', 'bordereau de livraison', 'albaran', 'nota de entrega', 'documento di trasporto', 'bolla di consegna', 'pakbon',
-    'leveringsbon', 'foljesedel', 'folgeseddel', 'pakkseddel', 'delivery order', 'delivery challan', 'delivery docket',
+    'leveringsbon', 'foljesedel', 'folgeseddel', 'pakkseddel', 'delivery order', 'delivery challan', 'delivery docket', 'wz',
+    'wydanie zewnetrzne', 'dowod dostawy',
   ],
   'bill of lading': [
     'bill of lading', 'waybill', 'air waybill', 'consignment note', 'cmr', 'frachtbrief', 'lettre de voiture', 'carta de porte',
@@ -33,11 +36,18 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
   ],
   // A bank's slip of a transaction that bought nothing: a cash-machine record, a balance enquiry.
   'bank slip': ['atm transaction record', 'atm transaction', 'atm slip', 'atm receipt', 'atm advice', 'balance enquiry', 'balance inquiry', 'mini statement'],
-  'bank statement': ['bank statement', 'kontoauszug', 'releve bancaire', 'releve de compte', 'extracto bancario', 'estratto conto', 'rekeningafschrift', 'bankafschrift'],
+  'bank statement': ['bank statement', 'credit card statement', 'card statement', 'kontoauszug', 'releve bancaire', 'releve de compte', 'extracto bancario', 'estratto conto', 'rekeningafschrift', 'bankafschrift'],
   statement: ['statement', 'account statement', 'statement of account', 'kontoubersicht', 'releve', 'estado de cuenta', 'rekeningoverzicht', 'kontoutdrag'],
   'payment reminder': [
     'reminder', 'payment reminder', 'zahlungserinnerung', 'mahnung', 'relance', 'rappel', 'recordatorio de pago', 'sollecito', 'herinnering',
     'betalingsherinnering', 'aanmaning', 'betalningspaminnelse', 'paminnelse', 'betalingspamindelse', 'maksumuistutus', 'wezwanie do zaplaty',
+  ],
+  // An invoice issued before the sale to ask for payment in advance; no tax invoice.
+  'pro forma': ['proforma', 'pro forma', 'proforma invoice', 'pro forma invoice', 'factura proforma', 'facture proforma', 'proformarechnung', 'proforma rechnung', 'fattura proforma'],
+  'remittance advice': ['remittance advice', 'remittance', 'payment advice', 'zahlungsavis', 'avis de paiement', 'aviso de pago'],
+  'booking confirmation': [
+    'booking confirmation', 'reservation confirmation', 'confirmacao de reserva', 'confirmacion de reserva', 'buchungsbestaetigung',
+    'reservierungsbestaetigung', 'confirmation de reservation', 'conferma di prenotazione', 'reserveringsbevestiging',
   ],
   timesheet: ['timesheet', 'time sheet', 'stundenzettel', 'stundennachweis', 'arbeitszeitnachweis', 'feuille de temps', 'hoja de horas', 'urenstaat'],
   'expense report': ['expense report', 'expense claim', 'note de frais', 'nota spese', 'informe de gastos'],
@@ -98,14 +108,18 @@ const TITLES = Object.entries(DOCUMENT_TITLES).flatMap(([kind, titles]) => title
 function titledIn(text: string, prominent: boolean, whole = false): string[] {
   const kinds: string[] = [];
   // A subject line ("Objet : Relance - facture n° FV-2024-0877") names the papers it is about: it titles none.
-  if (REFERENCE.has(foldTokens(text)[0] ?? '')) return kinds;
+  // "Your order" names another paper; "Your (credit card) statement" is how a statement titles itself.
+  const yours = (tokens: string[]) => REFERENCE.has(tokens[0] ?? '') && tokens.at(-1) !== 'statement';
+  if (yours(foldTokens(text))) return kinds;
   // "STRAIGHT BILL OF LADING – SHORT FORM", "Minutes – Finance Committee": the title is one side of a dash.
   for (const part of text.split(/\s[–—-]\s/)) {
     const tokens = foldTokens(part);
-    if (tokens.length === 0 || tokens.length > MAX_TITLE_WORDS || REFERENCE.has(tokens[0])) continue;
+    if (tokens.length === 0 || tokens.length > MAX_TITLE_WORDS || yours(tokens)) continue;
     const colonAt = part.includes(':') ? foldTokens(part.slice(0, part.indexOf(':'))).length : -1;
     const capitals = part === part.toUpperCase();
-    for (let i = 0; i <= (prominent || capitals ? MAX_QUALIFIERS : 0); i++) {
+    // "Your statement": the title follows the word that addresses the reader.
+    const from = REFERENCE.has(tokens[0]) ? 1 : 0;
+    for (let i = from; i <= from + (prominent || capitals ? MAX_QUALIFIERS : 0); i++) {
       const t = TITLES.filter((t) => t.words.every((w, k) => tokens[i + k] === w || (t.words.length === 1 && compoundOf(tokens[i + k], w)))).sort(
         (a, b) => b.words.length - a.words.length,
       )[0];
@@ -159,5 +173,21 @@ export function documentKinds(lines: Line[]): Set<string> {
   }
   const folded = first.map((l) => foldTokens(l.text).join(' '));
   if (folded.some((t) => SALUTATION.test(t)) && folded.some((t) => CLOSING.test(t))) kinds.add('letter');
+  const text = folded.join(' ');
+  const told = Object.entries(TELLTALES).filter(([, telltale]) => telltale.test(text));
+  // What a telltale says outweighs a title word such a paper also prints ("Receipts attached").
+  if (told.length) for (const kind of BILLING_KINDS) kinds.delete(kind);
+  for (const [kind] of told) kinds.add(kind);
   return kinds;
 }
+
+/**
+ * Words that tell a kind of paper wherever they stand on its first page, not only in its title: no invoice
+ * or receipt prints them (folded text: "pay to the order of" on a cheque, a cash machine's "balance
+ * enquiry", an employee's "expense claim" listing the receipts it claims).
+ */
+const TELLTALES: Record<string, RegExp> = {
+  cheque: /\bpay\s?to\s?the\b.{0,120}?\border of\b/,
+  'bank slip': /\b(?:balance (?:enquiry|inquiry)|pertanyaan baki)\b/,
+  'expense report': /\bexpense (?:claim|report)\b/,
+};

@@ -173,6 +173,8 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     'arve', 'käibemaks', 'kaibemaks', 'maksetähtaeg', 'maksetahtaeg', 'rēķins', 'rekins', 'pvn', 'sąskaita', 'saskaita', 'pvm', 'faktúra',
     'splatnosti', 'rok plačila', 'rok placila', 'dospijeća', 'dospijeca', 'фактура', 'ддс', 'τιμολόγιο', 'τιμολογιο', 'φπα', 'reikningur',
     'vsk', 'gjalddagi', 'faktur', 'jatuh tempo',
+    // Brazil's electronic invoices for goods and services (NF-e, NFS-e).
+    'nota fiscal', 'nfs-e', 'nf-e', 'tomador', 'prestador',
   ],
   receipt: [
     'receipt', 'cash', 'change', 'tendered', 'thank you', 'thanks', 'cashier', 'till', 'store', 'visa', 'mastercard', 'debit',
@@ -210,6 +212,8 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     'tšekk', 'tsekk', 'sularaha', 'tagasi', 'kviitung', 'čeks', 'ceks', 'skaidra nauda', 'atlikums', 'kvitas', 'grynieji', 'grąža', 'graza',
     'pokladničný doklad', 'pokladnicny doklad', 'hotovosť', 'hotovost', 'gotovina', 'vračilo', 'vracilo', 'blagajna', 'blagajnik', 'povrat',
     'bon fiscal', 'numerar', 'касова бележка', 'kasova belezhka', 'в брой', 'v broy', 'kvittun', 'reiðufé', 'reidufe', 'til baka', 'takk fyrir',
+    // Chile's and Peru's boleta, Brazil's consumer slips (cupom fiscal, NFC-e).
+    'boleta', 'boleta electrónica', 'boleta de venta', 'cupom fiscal', 'nfc-e',
   ],
   contract: ['agreement', 'contract', 'party', 'parties', 'hereby', 'terms', 'conditions', 'signature', 'signed', 'clause', 'vertrag', 'contrat'],
   letter: ['dear', 'sincerely', 'regards', 'yours', 'sehr geehrte', 'mit freundlichen', 'madame', 'monsieur', 'cordialement'],
