@@ -329,3 +329,26 @@ test("the seller's tax number under its own block counts for it, not for the buy
   ];
   assert.equal(read(page(lines, [0], 1.6), [VENDOR]).vendor, 'Talleres Gráficos Albaicín S.L.');
 });
+
+test('a receipt for money received: its payer ("Received from" Mr. …) is not the business', () => {
+  const COMPANY: FieldDefinition = { name: 'company', type: 'text', description: 'Name of the shop or business' };
+  const lines: FixtureLine[] = [
+    [[159, 'THE ANDAMAN BREEZE RESORT']],
+    [[167, '88/4 Moo 3, Kata Road, Karon, Muang, Phuket 83100, Thailand']],
+    [[187, 'Tel +66 76 330 418 · Tax ID 0835561004471 (Head Office)']],
+    [[266, 'RECEIPT']],
+    [[253, 'Official payment receipt']],
+    [[55, 'Received from'], [145, 'Mr. Lukas Brandt'], [380, 'Receipt No.'], [445, 'RC-240418-007']],
+    [[55, 'Address'], [145, 'Schillerstr. 12, 80336 München, Germany'], [380, 'Date'], [445, '18 Apr 2024']],
+    [[55, 'Room / Folio'], [145, '2114 / F-55218'], [380, 'Cashier'], [445, 'Siriporn K.']],
+    [[59, 'Description'], [475, 'Amount (THB)']],
+    [[59, 'Room charges – Deluxe Sea View, 4 nights'], [493, '10,400.00']],
+    [[270, 'Total (incl. 10% service charge & 7% VAT)'], [497, '12,840.00']],
+    [[270, 'Amount received'], [466, 'THB 12,840.00']],
+    [[55, 'Received with thanks. This receipt confirms full settlement of the folio above.']],
+  ];
+  const ADDRESS: FieldDefinition = { name: 'address', type: 'text', description: 'Address of the shop' };
+  const got = read(page(lines), [COMPANY, ADDRESS]);
+  assert.equal(got.company, 'THE ANDAMAN BREEZE RESORT');
+  assert.equal(got.address, '88/4 Moo 3, Kata Road, Karon, Muang, Phuket 83100, Thailand');
+});

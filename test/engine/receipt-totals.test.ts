@@ -148,3 +148,8 @@ test('an amount grouped by a space that OCR boxed as two phrases ("3" | "702,48"
   assert.equal(read([[[50, 'Sous-total HT'], [300, '3 085,40']], [[50, 'TVA 20 %'], [306, '617,08']], [[50, 'TOTAL TTC'], [300, '3'], [318, '702,48'], [362, 'EUR']]]), 3702.48);
   assert.equal(read([[[50, 'TOTAL'], [200, '3'], [300, '702,48']]]), 702.48);
 });
+
+test('a receipt for one sum: the sum it prints with its currency, not the year of the month it pays for', () => {
+  const rent = ['ANIL KUMAR SHARMA', 'B-14, Shanti Kunj Apartments, Sector 12, Dwarka, New Delhi 110075', 'RENT RECEIPT', 'Receipt No. 06 Date: 05/06/2024', 'Received with thanks from Mr. Rohan Mehta', 'the sum of Rupees Eighteen Thousand only', 'towards rent for the month of June 2024', 'paid by UPI', 'Rs. 18,000.00'];
+  assert.equal(total(rent), 18000);
+});

@@ -9,6 +9,7 @@ import { fieldTerms, type FieldTerms } from './field-terms.js';
 import { formatDate } from './format-date.js';
 import { labelCandidates, type Candidate } from './label-candidates.js';
 import { readsMonthFirst, type CalendarDate } from './parse-date.js';
+import { findAmounts } from './parse-amount.js';
 import { askedDateWords, dateFallback, paidAmount, rankCandidates } from './role-rules.js';
 import { askedParty, findCues, labelNamesParty, type PartyAsk } from './issuer/party-cues.js';
 import { pickParty, type PartyPick } from './issuer/pick-party.js';
@@ -70,10 +71,19 @@ function fallback(terms: FieldTerms, doc: DocumentFacts, party: PartyAsk | null)
     return checkedDate(d.match.date, ocrConfidenceOf(d.line, d.match.start, d.match.end), d.match.ambiguous, d.repaired, base, doc);
   }
   if (terms.role === 'total') {
-    const paid = paidAmount(lines);
+    const paid = paidAmount(lines) ?? onlySum(lines);
     return paid === null ? null : layout(paid, null);
   }
   return null;
+}
+
+/**
+ * The one sum of money a page prints with its currency (once or repeated), as a receipt for rent or a
+ * donation does ("the sum of Rupees Eighteen Thousand" … "Rs. 18,000.00"): that sum is its total.
+ */
+function onlySum(lines: Line[]): number | null {
+  const sums = new Set(lines.flatMap((l) => findAmounts(l.text).filter((a) => a.currency && a.decimals && a.value > 0).map((a) => a.value)));
+  return sums.size === 1 ? [...sums][0] : null;
 }
 
 const sameOutput = (a: Candidate, b: Candidate, dateFormat: string | null): boolean => JSON.stringify(output(a.value, dateFormat)) === JSON.stringify(output(b.value, dateFormat));

@@ -44,6 +44,12 @@ const MONTH_RE = Object.keys(MONTHS)
   .sort((a, b) => b.length - a.length)
   .join('|');
 
+const MONTH_YEAR = new RegExp(`(?<![\\p{L}])(?:${MONTH_RE})\\.?,?\\s+(?:19|20)\\d{2}(?!\\d)`, 'giu');
+/** Where a month and its year stand without a day ("June 2024", "for the month of Jan. 2023"): a period, not a sum. */
+export function monthYearSpans(text: string): { start: number; end: number }[] {
+  return [...text.matchAll(MONTH_YEAR)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+}
+
 function validDate(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1 || day > 31 || year < 1900 || year > 2100) return false;
   const d = new Date(Date.UTC(year, month - 1, day));

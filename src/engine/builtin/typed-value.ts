@@ -1,7 +1,7 @@
 // Reads a value of a field's type out of the text next to (or below) its label.
 import type { FieldTerms } from './field-terms.js';
 import { findAmounts, type AmountMatch } from './parse-amount.js';
-import { findDates, undoOcrLetters, type CalendarDate, type DateMatch } from './parse-date.js';
+import { findDates, monthYearSpans, undoOcrLetters, type CalendarDate, type DateMatch } from './parse-date.js';
 import { synonymsOf } from './vocabulary.js';
 
 /** A date value says whether d/m vs m/d was a guess, and whether OCR letters had to be read as digits. */
@@ -29,7 +29,7 @@ export function pickAmount(raw: string): AmountMatch | null {
 }
 
 function isPartOfDate(text: string, a: AmountMatch): boolean {
-  return findDates(text).some((d) => a.start < d.end && a.end > d.start);
+  return [...findDates(text), ...monthYearSpans(text)].some((d) => a.start < d.end && a.end > d.start);
 }
 
 /** A token that is a date and nothing else ("2019-11-15", "15.11.2019:"), unlike "RE-20201121/508". */

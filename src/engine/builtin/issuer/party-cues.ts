@@ -15,7 +15,7 @@ export interface PartyAsk {
 /** Words of a field's name or description that name a party; two-word names are joined ("bill to" -> billto). */
 const PARTY_WORDS: Record<Party, Set<string>> = {
   ship_to: new Set(['ship', 'shipping', 'shipto', 'delivery', 'deliver', 'consignee', 'lieferadresse', 'lieferanschrift', 'warenempfänger', 'livraison']),
-  buyer: new Set(['customer', 'buyer', 'client', 'billto', 'billing', 'billed', 'purchaser', 'payer', 'soldto', 'invoicee', 'recipient', 'debtor', 'kunde', 'käufer', 'rechnungsempfänger', 'acheteur', 'cliente', 'klant', 'kund', 'asiakas', 'nabywca']),
+  buyer: new Set(['customer', 'buyer', 'client', 'billto', 'billing', 'billed', 'purchaser', 'payer', 'soldto', 'invoicee', 'recipient', 'debtor', 'receivedfrom', 'kunde', 'käufer', 'rechnungsempfänger', 'acheteur', 'cliente', 'klant', 'kund', 'asiakas', 'nabywca']),
   seller: new Set(['vendor', 'seller', 'supplier', 'company', 'merchant', 'issuer', 'store', 'shop', 'business', 'restaurant', 'biller', 'payee', 'provider', 'sender', 'soldby', 'billfrom', 'from', 'creditor', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur']),
 };
 /** Seller words that also say "a company" in general: the description may name the party instead ("company" of the customer). */
@@ -75,6 +75,8 @@ const CUES: Record<Party, string[]> = {
     // Labels of the buyer's name: a subscriber or guest is who is billed. Not "account holder" (Kontoinhaber,
     // titulaire): in the bank details it names the seller's account.
     'customer name', 'client name', 'subscriber', 'guest name', 'kundenname', 'nom du client', "nom de l'abonné", 'abonné', 'nombre del cliente',
+    // A receipt for money received names its payer so: "Received from Mr. Lukas Brandt".
+    'received from', 'received with thanks from', 'erhalten von', 'reçu de', 'recibí de', 'recibimos de', 'ricevuto da', 'recebemos de',
   ],
   ship_to: [
     'ship to', 'shipped to', 'deliver to', 'delivered to', 'delivery address', 'shipping address', 'delivery to', 'consignee',
