@@ -352,3 +352,20 @@ test('a receipt for money received: its payer ("Received from" Mr. …) is not t
   assert.equal(got.company, 'THE ANDAMAN BREEZE RESORT');
   assert.equal(got.address, '88/4 Moo 3, Kata Road, Karon, Muang, Phuket 83100, Thailand');
 });
+
+test("a party's heading without its colon is no part of the name: over it, or before it on its line", () => {
+  const czech: FixtureLine[] = [
+    'Faktura – daňový doklad č. 20240518',
+    [[50, 'Dodavatel'], [330, 'Odběratel']],
+    [[50, 'Stavebniny Horák s.r.o.'], [330, 'Ing. Petra Dvořáková']],
+    [[50, 'Vídeňská 412/88'], [330, 'Jundrovská 31']],
+    [[50, '639 00 Brno'], [330, '624 00 Brno']],
+    [[50, 'IČO: 26981455 DIČ: CZ26981455'], [330, 'IČO: 07718842']],
+  ];
+  // Set solid, as a text layer sets a heading over its block: 2 pt between the lines.
+  const solid = makePage(czech);
+  for (const w of solid.words) if (w.y0 === 64) (w.y0 += 2), (w.y1 += 2);
+  assert.equal(read(solid, [VENDOR]).vendor, 'Stavebniny Horák s.r.o.');
+  const oneLine: FixtureLine[] = ['INVOICE 2024-117', 'Supplier Northwind Traders Ltd', '12 High Street, London', 'VAT GB 123 4567 89', 'Bill to: Contoso Café'];
+  assert.equal(read(makePage(oneLine), [VENDOR]).vendor, 'Northwind Traders Ltd');
+});

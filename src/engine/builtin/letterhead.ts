@@ -10,7 +10,7 @@ import { findAmounts } from './parse-amount.js';
 import { synonymsOf, tokenize } from './vocabulary.js';
 import { cutAtLegalForm, hasLegalForm, hasTradeWord, isLegalFormWord, looksLikeCompany, withoutLegalForm } from './issuer/legal-forms.js';
 import { repairNameText } from './issuer/ocr-repair.js';
-import { blockOf, type BlockLine, type Cue } from './issuer/party-cues.js';
+import { blockOf, cueOf, type BlockLine, type Cue } from './issuer/party-cues.js';
 import { ADDRESS_STOP, addressLike, hasLetteredPostcode, isStreetWord, meanConf, NOT_A_NAME, REGISTRATION_LINE, streetAddress } from './issuer/line-signs.js';
 import { isRegisterEntry, OPERATOR_PREFIX, registeredName, withoutLegalMention } from './issuer/legal-register.js';
 
@@ -169,9 +169,15 @@ function withoutTaxNumber(text: string): string {
   return TAX_ID.exec(text.slice(cut.length).replace(/^[\s·•|,;-]+/, ''))?.index === 0 ? cut : text;
 }
 
+/** A party's cue word printed before its name without a colon ("Dodavatel Stavebniny Horák s.r.o."). */
+function withoutCueWord(text: string): string {
+  const [first, ...rest] = text.split(/\s+/);
+  return rest.length && cueOf(first) !== null && hasLegalForm(rest.join(' ')) ? rest.join(' ') : text;
+}
+
 /** Name text cut from a phrase or line: without a document title, a leading label or a trailing registration number. */
 export function cleanName(raw: string, ocr: boolean, minLetters = 4): string | null {
-  const text = withoutTaxNumber(withoutLegalMention(raw))
+  const text = withoutTaxNumber(withoutLegalMention(withoutCueWord(raw.trim())))
     .replace(DOC_TYPE_WORD, '')
     .replace(TRAILING_REG_NO, '')
     .replace(/^[^:]{0,25}:\s*/, '')
@@ -400,7 +406,8 @@ function stackedName(lines: Line[], best: NameCandidate): string | null {
     // Set solid: a name's lines stand closer than running lines (a fifth of their height apart, at most).
     if (Math.abs(type.height - cur.height) > 0.05 * cur.height || gap > 0.2 * cur.height || t.split(/\s+/).length > 3) break;
     // A tagline or label ("Vertalers · Traducteurs", "Sprzedawca:") is no part of a name.
-    if (/[\d:·•|]/.test(t) || NOT_A_NAME.test(t) || letterRatio(t) < 0.8 || t.toLowerCase().split(/\s+/).some((w) => own.has(w))) break;
+    // ... nor a party's heading without its colon ("Dodavatel" over "Stavebniny Horák s.r.o.").
+    if (/[\d:·•|]/.test(t) || NOT_A_NAME.test(t) || cueOf(t) !== null || letterRatio(t) < 0.8 || t.toLowerCase().split(/\s+/).some((w) => own.has(w))) break;
     if (up && looksLikeCompany(t)) break;
     parts.push(t);
     cur = type;
