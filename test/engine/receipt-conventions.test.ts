@@ -274,3 +274,8 @@ test('receipts of the Baltics, Slovenia, Croatia, Bulgaria and Iceland: their to
   assert.equal(read(['ET Kalina', 'gr. Sofia, ul. Vitosha 28', 'OBSHTO 9.29 lv']).total, 9.29);
 });
 
+
+test("a taxi receipt's FROM and TO are the trip's ends, not the company", () => {
+  const taxi: FixtureLine[] = ['SUNCOAST CABS', 'ABN 22 604 118 337', 'PO Box 1440, Maroochydore QLD 4558', '13 22 77', 'TAXI RECEIPT', 'DATE 02/09/2024', [[50, 'TAXI NO'], [150, 'SC 118']], [[50, 'START'], [150, '21:14']], [[50, 'FROM'], [150, 'Sunshine Coast Apt']], [[50, 'TO'], [150, 'Mooloolaba Esp']], [[50, 'FARE'], [150, '$35.30']], [[50, 'TOTAL'], [150, '$38.64']], 'PAID MASTERCARD'];
+  assert.equal(read(taxi).company, 'SUNCOAST CABS');
+});

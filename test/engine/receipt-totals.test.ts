@@ -153,3 +153,9 @@ test('a receipt for one sum: the sum it prints with its currency, not the year o
   const rent = ['ANIL KUMAR SHARMA', 'B-14, Shanti Kunj Apartments, Sector 12, Dwarka, New Delhi 110075', 'RENT RECEIPT', 'Receipt No. 06 Date: 05/06/2024', 'Received with thanks from Mr. Rohan Mehta', 'the sum of Rupees Eighteen Thousand only', 'towards rent for the month of June 2024', 'paid by UPI', 'Rs. 18,000.00'];
   assert.equal(total(rent), 18000);
 });
+
+test('a taxi receipt: a card surcharge is part of the sum, not its payment; the trip\'s FROM is no company', () => {
+  const taxi: FixtureLine[] = ['SUNCOAST CABS', 'ABN 22 604 118 337', 'PO Box 1440, Maroochydore QLD 4558', 'TAXI RECEIPT', 'DATE 02/09/2024', 'FROM Sunshine Coast Apt', 'TO Mooloolaba Esp', row('FARE', '$35.30'), row('BOOKING FEE', '$1.50'), row('CARD SURCHARGE 5%', '$1.84'), row('TOTAL', '$38.64'), 'PAID MASTERCARD'];
+  assert.equal(total(taxi), 38.64);
+});
+

@@ -16,9 +16,10 @@ import { DUE_WORDS, GRAND_TOTAL_WORDS, hasWord, INCLUSIVE_WORDS, NET_PART_WORDS,
  * "Total"). The payment word starts the line, after a transaction number at most ("05477145 BARZAHLUNG 3.30
  * EUR"; five digits or more: "2 BAR SOAP 3.50" is an item and its quantity).
  */
-const PAYMENT_LINE = /^\W*(?:\d{5,}\s+)?(cash|change|tendered|paid|visa|mastercard|amex|card|debit|credit card|kartenzahlung|barzahlung|bargeld|bar|espèces|cb)\b/i;
+const PAYMENT_LINE = /^\W*(?:\d{5,}\s+)?(cash|change|tendered|paid|visa|mastercard|amex|card|debit|credit card|kartenzahlung|barzahlung|bargeld|bar|espèces|cb)\b(?!\s*(?:surcharge|fee|levy)\b)/i;
 
-const TENDERED_LINE = /^\W*(?:\d{5,}\s+)?(cash|tendered|paid|amount paid|paid amount|bar|barzahlung|bargeld|gegeben|espèces|visa|mastercard|amex|card|debit|credit card|kartenzahlung|cb)\b/i;
+// Not a fee for paying by card ("CARD SURCHARGE 5% $1.84"), which is part of the sum.
+const TENDERED_LINE = /^\W*(?:\d{5,}\s+)?(cash|tendered|paid|amount paid|paid amount|bar|barzahlung|bargeld|gegeben|espèces|visa|mastercard|amex|card|debit|credit card|kartenzahlung|cb)\b(?!\s*(?:surcharge|fee|levy)\b)/i;
 const TAX_SUMMARY = /\b(tax|gst|vat|sst|mwst|ust|tva)\s*(summary|analysis|breakdown|details|übersicht|récapitulatif)\b/i;
 // After the sum tendered, a line that starts with "Balance" is the change handed back ("Cash Recd 500.00",
 // "Balance 197.00"), as tills in South Asia print it.

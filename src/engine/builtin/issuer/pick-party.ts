@@ -62,6 +62,9 @@ function labelledNames(labelled: Candidate[]): NameCandidate[] {
     if (c.value.kind !== 'text') continue;
     // A label with its value beside it ("Vendeur: Paul") does not label the line under it too.
     if (c.source === 'below' && labelled.some((o) => o.labelLine === c.labelLine && o.source === 'inline')) continue;
+    // "FROM Sunshine Coast Apt" on a taxi's or a ticket's receipt names where the trip began: "from" names a
+    // party only with its colon, as a cue.
+    if (c.labelTokens.length === 1 && c.labelTokens[0] === 'from' && !/^\W*from\s*:/i.test(c.labelLine.text)) continue;
     const text = cleanName(c.value.value, readByOcr(c.line));
     if (text) out.push({ text, line: c.line, score: c.score + (givenNameAlone(text) ? -0.3 : 0.4) + nameEvidence(text, c.line), x0: c.line.x0, x1: c.line.x1 });
   }
