@@ -506,3 +506,21 @@ test("a utility bill: the previous balance is not the total, nor an item's amoun
   // Service charges stay a part of the total.
   assert.equal(read(['Meal 1 40.00 40.00', [[50, 'Service charges'], [300, '4.00']], [[50, 'Total'], [300, '44.00']]], TOTAL).total, 44);
 });
+
+test('an invoice number of eight digits that reads as a date, after a number sign; a compact date after a date label is no number', () => {
+  const NUMBER: FieldDefinition[] = [{ name: 'invoice_number', type: 'text', description: 'Invoice number' }];
+  assert.equal(read(['Stavebniny Horák s.r.o.', 'Faktura – daňový doklad č. 20240518', 'Datum vystavení: 06.05.2024'], NUMBER).invoice_number, '20240518');
+  assert.equal(read(['ACME Ltd', 'Invoice No. 20240518', 'Date: 06.05.2024'], NUMBER).invoice_number, '20240518');
+  assert.equal(read(['ACME Ltd', 'Invoice date 20240518', 'Total 12.00'], NUMBER).invoice_number, null);
+});
+
+test("an Italian invoice's document type code is not its number, in brackets after the title or under its own label", () => {
+  const NUMBER: FieldDefinition[] = [{ name: 'invoice_number', type: 'text', description: 'Invoice number' }];
+  const grid: FixtureLine[] = [
+    'Officine Grafiche Brambilla S.r.l.',
+    [[52, 'Tipo documento'], [160, 'Numero'], [250, 'Data'], [340, 'Pagamento']],
+    [[52, 'FATTURA (TD01)'], [160, '412/2024'], [250, '30/04/2024'], [340, 'Bonifico 30 gg']],
+  ];
+  assert.equal(read(grid, NUMBER).invoice_number, '412/2024');
+  assert.equal(read(['Officine Grafiche Brambilla S.r.l.', 'Tipo documento: TD01', 'Fattura n. 412/2024 del 30/04/2024'], NUMBER).invoice_number, '412/2024');
+});

@@ -106,6 +106,16 @@ function labelLeftOf(line: Line, text: string): string[] {
 }
 
 /** Every labelled candidate for the field in the document. */
+/**
+ * Eight digits that read as a date without separators ("č. 20240518"): right after a label that ends in a
+ * number sign, the document's number (numbered by day and sequence, as Czech and Slovak invoices often are).
+ */
+function compactNumber(text: string, terms: FieldTerms, lastLabelWord: string): TypedValue | null {
+  const digits = /^\s*(\d{8})(?![\d./-])/.exec(text)?.[1];
+  const sign = tokenize(lastLabelWord).at(-1);
+  return terms.role === 'identifier' && digits && sign !== undefined && NUMBER_WORDS.has(sign) ? { kind: 'text', value: digits } : null;
+}
+
 export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueContext): Candidate[] {
   const out: Candidate[] = [];
   for (const line of lines) {
@@ -116,7 +126,10 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
       const wholePhrase = span.end === phrase.words.length - 1;
       const push = (text: string, source: Candidate['source'], at: Line, passed: string[] = [], gap = 0): TypedValue | null => {
         // On an OCR line, a date with digits read for its month's letters ("09-0ct-2023").
-        const value = typedValue(text, terms, ctx) ?? (terms.type === 'date' && readByOcr(at) ? typedValue(undoOcrLetters(text), terms, ctx) : null);
+        const value =
+          typedValue(text, terms, ctx) ??
+          (terms.type === 'date' && readByOcr(at) ? typedValue(undoOcrLetters(text), terms, ctx) : null) ??
+          compactNumber(text, terms, phrase.words[span.end].text);
         if (!value) return null;
         // A text value that is itself a label ("Date:") is not a value.
         if (value.kind === 'text' && /:/.test(text) && terms.role !== 'identifier') return null;

@@ -53,7 +53,8 @@ export function cleanText(text: string, terms: FieldTerms): string | null {
     const date = findDates(t)[0];
     if (date && date.start <= 1 && date.end >= t.length - 1) return null;
     const tokens = t.split(/\s+/);
-    const at = tokens.findIndex((x) => /\d/.test(x) && !isDateToken(x));
+    // A code in brackets qualifies what precedes it ("FATTURA (TD01)", the Italian document type): no number.
+    const at = tokens.findIndex((x) => /\d/.test(x) && !isDateToken(x) && !/^\(.*\)$/.test(x));
     // Document numbers carry digits; a word without any is a neighbouring label, not the number.
     if (at < 0) return null;
     const number = tokens[at].replace(LEADING_PUNCT, '').replace(TRAILING_PUNCT, '');
