@@ -369,3 +369,29 @@ test("a party's heading without its colon is no part of the name: over it, or be
   const oneLine: FixtureLine[] = ['INVOICE 2024-117', 'Supplier Northwind Traders Ltd', '12 High Street, London', 'VAT GB 123 4567 89', 'Bill to: Contoso Café'];
   assert.equal(read(makePage(oneLine), [VENDOR]).vendor, 'Northwind Traders Ltd');
 });
+
+test('the buyer after "Facturar a"; a seller named in its block by "Razón social:"', () => {
+  const spanish: FixtureLine[] = [
+    [[50, 'FACTURA'], [436, 'Lucía Ferrer Ortega']],
+    [[424, 'Diseño gráfico y comunicación']],
+    [[420, 'C/ Feria, 88, 2º B · 41003 Sevilla']],
+    [[479, 'NIF 28841093-T']],
+    [[50, 'Nº factura'], [135, '2024/031'], [330, 'Facturar a']],
+    [[50, 'Fecha'], [135, '15/05/2024'], [330, 'Cervezas Artesanas Giralda S.L.']],
+    [[50, 'Vencimiento'], [135, '14/06/2024'], [330, 'Pol. Ind. Store, C/ A, nave 14']],
+    [[330, '41008 Sevilla']],
+    [[330, 'CIF B-91447203']],
+  ];
+  assert.equal(read(page(spanish), [VENDOR]).vendor, 'Lucía Ferrer Ortega');
+  const form: FixtureLine[] = [
+    'PREFEITURA MUNICIPAL DE CURITIBA',
+    'NOTA FISCAL DE SERVIÇOS ELETRÔNICA – NFS-e',
+    'PRESTADOR DE SERVIÇOS',
+    'Razão Social: Contabilidade Ipê Amarelo Ltda',
+    'CNPJ: 18.441.220/0001-07',
+    'TOMADOR DE SERVIÇOS',
+    'Razão Social: Padaria e Confeitaria Trigo Dourado Ltda ME',
+    'CNPJ: 27.118.904/0001-33',
+  ];
+  assert.equal(read(page(form), [VENDOR]).vendor, 'Contabilidade Ipê Amarelo Ltda');
+});

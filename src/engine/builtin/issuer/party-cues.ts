@@ -65,13 +65,16 @@ const CUES: Record<Party, string[]> = {
     'merchant', 'provider', 'payee', 'from', 'verkäufer', 'rechnungssteller', 'lieferant', 'leistungserbringer', 'anbieter', 'absender',
     'vendeur', 'fournisseur', 'émetteur', 'prestataire', 'vendido por', 'proveedor', 'emisor', 'venditore', 'fornitore', 'cedente',
     'verkoper', 'leverancier', 'sprzedawca', 'myyjä', 'säljare', 'leverandør', 'dodavatel', 'verkauft von', 'vendu par', 'remit to',
+    // Brazil's NFS-e: the provider of the services (prestador) and its taker (tomador).
+    'prestador', 'prestador de serviços', 'prestador dos serviços',
   ],
   buyer: [
     'bill to', 'billed to', 'billing address', 'invoice to', 'invoiced to', 'sold to', 'customer', 'client', 'buyer', 'purchaser',
     'recipient', 'payer', 'to', 'kunde', 'rechnungsempfänger', 'rechnungsadresse', 'käufer', 'auftraggeber', 'leistungsempfänger',
     'empfänger', 'acheteur', 'facturé à', 'facturer à', 'adresse de facturation', 'destinataire', 'cliente', 'comprador', 'acquirente',
     'committente', 'koper', 'klant', 'odběratel', 'factuur aan', 'spett.le', 'destinatario', 'kund', 'asiakas', 'nabywca', 'faktureres til',
-    'fakturamottaker', 'fakturaadress',
+    'fakturamottaker', 'fakturaadress', 'facturar a', 'facturado a', 'faturar a', 'faturado a', 'fatturare a', 'fatturato a', 'tomador',
+    'tomador de serviços', 'tomador dos serviços',
     // Labels of the buyer's name: a subscriber or guest is who is billed. Not "account holder" (Kontoinhaber,
     // titulaire): in the bank details it names the seller's account.
     'customer name', 'client name', 'subscriber', 'guest name', 'kundenname', 'nom du client', "nom de l'abonné", 'abonné', 'nombre del cliente',
