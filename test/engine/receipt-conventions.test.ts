@@ -279,3 +279,18 @@ test("a taxi receipt's FROM and TO are the trip's ends, not the company", () => 
   const taxi: FixtureLine[] = ['SUNCOAST CABS', 'ABN 22 604 118 337', 'PO Box 1440, Maroochydore QLD 4558', '13 22 77', 'TAXI RECEIPT', 'DATE 02/09/2024', [[50, 'TAXI NO'], [150, 'SC 118']], [[50, 'START'], [150, '21:14']], [[50, 'FROM'], [150, 'Sunshine Coast Apt']], [[50, 'TO'], [150, 'Mooloolaba Esp']], [[50, 'FARE'], [150, '$35.30']], [[50, 'TOTAL'], [150, '$38.64']], 'PAID MASTERCARD'];
   assert.equal(read(taxi).company, 'SUNCOAST CABS');
 });
+
+test("a donation receipt: the address under the donor's name is the donor's, not the charity's", () => {
+  const receipt: FixtureLine[] = [
+    [[120, 'Harbourlight Community Food Bank']],
+    [[120, '2150 Gottingen Street, Halifax, NS B3K 3B4']],
+    [[120, 'Charitable registration no. 88412 2047 RR0001']],
+    'OFFICIAL DONATION RECEIPT FOR INCOME TAX PURPOSES',
+    [[60, 'Receipt number'], [290, '2023-01187']],
+    [[60, 'Date donation received'], [290, 'December 18, 2023']],
+    [[60, 'Donor'], [290, 'Ms. Claire Fitzgerald']],
+    [[60, 'Address'], [290, '77 Oakland Road, Halifax, NS B3M 2J7']],
+    [[60, 'Total amount of gift'], [290, '$250.00']],
+  ];
+  assert.equal(read(receipt).address, '2150 Gottingen Street, Halifax, NS B3K 3B4');
+});

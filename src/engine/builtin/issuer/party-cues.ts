@@ -80,6 +80,8 @@ const CUES: Record<Party, string[]> = {
     'customer name', 'client name', 'subscriber', 'guest name', 'kundenname', 'nom du client', "nom de l'abonné", 'abonné', 'nombre del cliente',
     // A receipt for money received names its payer so: "Received from Mr. Lukas Brandt".
     'received from', 'received with thanks from', 'erhalten von', 'reçu de', 'recibí de', 'recibimos de', 'ricevuto da', 'recebemos de',
+    // ... and a donation receipt its donor.
+    'donor', 'donateur', 'spender', 'donante', 'doador',
   ],
   ship_to: [
     'ship to', 'shipped to', 'deliver to', 'delivered to', 'delivery address', 'shipping address', 'delivery to', 'consignee',
