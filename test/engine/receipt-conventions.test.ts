@@ -294,3 +294,10 @@ test("a donation receipt: the address under the donor's name is the donor's, not
   ];
   assert.equal(read(receipt).address, '2150 Gottingen Street, Halifax, NS B3K 3B4');
 });
+
+test("an address ends at the receipt's title in Portuguese, Spanish or Italian (recibo, boleta, ricevuta)", () => {
+  for (const title of ['RECIBO DE ESTACIONAMENTO', 'BOLETA ELECTRONICA', 'RICEVUTA FISCALE']) {
+    const got = read(['ESTACIONAMENTO CENTRAL PARK LTDA', 'CNPJ 14.882.041/0001-20', 'Rua XV de Novembro, 880', 'Centro - Curitiba/PR', title, 'Placa: BRA2E19', 'Data: 12/07/2024', 'TOTAL R$ 18,00']);
+    assert.equal(got.address, 'Rua XV de Novembro, 880 Centro - Curitiba/PR', title);
+  }
+});
