@@ -18,6 +18,9 @@ const ITEMS: FieldDefinition & { subFields: SubFieldDefinition[] } = {
   ],
 };
 
+/** The rows readTable gives for a text-layer page of these lines. */
+const tableRows = (lines: FixtureLine[]) => readTable(documentLines([makePage(lines)], { detectLayout: true }), ITEMS, { ctx: { monthFirst: false }, dateFormat: null, strict: false }).rows;
+
 const page = makePage([
   'Invoice 2041',
   [[50, 'Pos'], [80, 'Item'], [300, 'Qty'], [380, 'Unit Price'], [480, 'Amount']],
@@ -587,7 +590,7 @@ test("a description keeps its own figures; a carriage row run into a footer and 
     [[50, 'Please pay by ACH within 15 days. ACH: First Harbor Credit Union, routing 323075882,']],
     'account 0048817730. A 1.5% monthly late fee applies to balances over 30 days.',
   ];
-  const rows = readTable(documentLines([makePage(lines)], { detectLayout: true }), ITEMS, { ctx: { monthFirst: false }, dateFormat: null, strict: false }).rows;
+  const rows = tableRows(lines);
   assert.deepEqual(rows.map((r) => r.amount), [55.2, 124.5, 276.25]);
   assert.deepEqual(rows.map((r) => r.description), ['Chopping board 450 × 300 × 12 mm, red', 'Nitrile gloves, size M (box of 100)', 'Project calls (May 6, 13, 20 and 28)']);
   assert.deepEqual(rows.map((r) => r.quantity), [6, 30, 3.25]);
@@ -603,7 +606,7 @@ test('a quantity printed with decimals is a count, however many digits ("2.000,0
     [[330, 'Base imponible'], [505, '2.170,00 €']],
     [[330, 'Total'], [505, '2.625,70 €']],
   ];
-  const rows = readTable(documentLines([makePage(lines)], { detectLayout: true }), ITEMS, { ctx: { monthFirst: false }, dateFormat: null, strict: false }).rows;
+  const rows = tableRows(lines);
   assert.deepEqual(rows.map((r) => [r.quantity, r.unit_price, r.amount]), [[500, 3.42, 1710], [2000, 0.185, 370], [4, 22.5, 90]]);
 });
 
@@ -616,6 +619,6 @@ test('an item whose description ends "(no VAT)" is an item, not a tax row', () =
     [[50, 'Local authority and drainage searches (no VAT)'], [500, '£312.40']],
     [[300, 'Total'], [500, '£1,486.40']],
   ];
-  const rows = readTable(documentLines([makePage(lines)], { detectLayout: true }), ITEMS, { ctx: { monthFirst: false }, dateFormat: null, strict: false }).rows;
+  const rows = tableRows(lines);
   assert.deepEqual(rows.map((r) => r.amount), [1024, 150, 312.4]);
 });
