@@ -10,6 +10,7 @@
 import type { ClassifyInput, ClassifyOutput } from '../types.js';
 import { documentLines, pageTextOf } from '../layout/lines.js';
 import { BILLING_KINDS, DOCUMENT_TITLES, documentKinds } from './document-title.js';
+import { findAmounts } from './parse-amount.js';
 import { CATCH_ALL_WORDS, DOCUMENT_TYPE_CUES, DOCUMENT_TYPE_PATTERNS, foldTokens, STOPWORDS, tokenize } from './vocabulary.js';
 
 /** Evidence a label must beat to draw mass away from "none". */
@@ -78,11 +79,9 @@ const NOT_AN_INVOICE = /\b(?:(?:this is )?not an? (?:tax |vat )?invoice|keine re
  * ticket, a points statement, an agenda or a table of counts does not.
  */
 const TWO_DECIMALS = /(?<![\d.,])\d+(?:[,.' \u00a0]\d{3})*[.,]\d{2}(?![\d.,])/;
-const CURRENCY = String.raw`(?:[$€£¥₹₱฿₩₫₺₴₦₵円元원]|\b(?:RM|Rp|Rs|USD|EUR|GBP|CHF|INR|MYR|SGD|AUD|CAD|NZD|JPY|CNY|RMB|HKD|KRW|VND|IDR|THB|PHP|ZAR|PLN|CZK|HUF|SEK|NOK|DKK|ISK|TRY|AED|SAR|KES|NGN|Kč|zł|Ft|kr|Kn|lei|dinar)\b)`;
-const WITH_CURRENCY = new RegExp(`${CURRENCY}\\s?\\d|\\d\\s?${CURRENCY}`, 'u');
 const SUM_WORDS = new Set(['total', 'totaal', 'summe', 'gesamt', 'gesamtbetrag', 'montant', 'importe', 'jumlah', 'osszesen', 'oesszesen', 'yhteensa', 'kokku', 'kopa', 'viso', 'samtals', 'razem', 'suma', 'celkem', 'ukupno', 'toplam', 'tong', '合計', '合计', '총액']);
 const sumsASale = (line: string): boolean => /\d\D?\d/.test(line) && foldTokens(line).some((t) => SUM_WORDS.has(t));
-const statesMoney = (raw: string): boolean => TWO_DECIMALS.test(raw) || WITH_CURRENCY.test(raw) || raw.split('\n').some(sumsASale);
+const statesMoney = (raw: string): boolean => TWO_DECIMALS.test(raw) || findAmounts(raw).some((a) => a.currency) || raw.split('\n').some(sumsASale);
 
 const PATTERNS: Record<string, RegExp> = Object.assign({}, ...Object.values(DOCUMENT_TYPE_PATTERNS));
 
