@@ -82,7 +82,9 @@ describe('POST /files/upload/{template_id}', () => {
       [done.credits_used, done.classify_credits, done.total_credits, body.result_json_data],
       [reference.credits_used, reference.classify_credits, reference.total_credits, reference.response_body?.result_json_data],
     );
-    assert.deepEqual(await a.getExtractJob(job.request_id), done, 'GET /v1/extract answers the same job');
+    // The file's pre-signed URL is signed anew on each read (its expiry moves with the clock): compared without its signature.
+    const unsigned = (j: typeof done) => ({ ...j, response_body: { ...j.response_body, file_presigned_url: j.response_body?.file_presigned_url?.split('?')[0] } });
+    assert.deepEqual(unsigned(await a.getExtractJob(job.request_id)), unsigned(done), 'GET /v1/extract answers the same job');
   });
 
   test('401 without x-api-key or with a wrong key, storing nothing', async () => {
