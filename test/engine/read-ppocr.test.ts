@@ -192,6 +192,16 @@ describe('readPages on a small photo (PP-OCR)', () => {
     assert.deepEqual(page.words.map((w) => w.text), ['INVOICE', '4711']);
   });
 
+  it('sends a till roll\'s scan (twice as tall as wide) to PP-OCR, whatever resolution it states', async () => {
+    const rows = ['SUNSHINE MART', 'RICE 5KG 12.95', 'MILK 1L 7.00', 'TOTAL 19.95'];
+    const text = rows.map((r, i) => `<text x="60" y="${300 + i * 400}" font-size="60" font-family="DejaVu Sans Mono, monospace">${r}</text>`).join('');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="2100"><rect width="100%" height="100%" fill="white"/>${text}</svg>`;
+    const path = await fx().file('till-roll.png', await sharp(Buffer.from(svg)).withMetadata({ density: 200 }).png().toBuffer());
+    assert.equal((await prepareImageFile(path, 0)).engine, 'ppocr');
+    const [page] = await readPages(path, 'png', { useOcr: false });
+    assert.deepEqual(page.words.map((w) => w.text).slice(-2), ['TOTAL', '19.95']);
+  });
+
   it('sends a large image without a credible resolution (a phone photo, 72 dpi or none) to PP-OCR', async () => {
     const path = await fx().file('photo.png', await largeImage(72));
     const image = await prepareImageFile(path, 0);

@@ -55,7 +55,10 @@ export async function prepareImageFile(path: string, page: number): Promise<Prep
     const longer = Math.max(width, height);
     // A photo states no credible resolution, whatever its size; scanners and renderers state one.
     // A 1688x3000 phone photo of a receipt read by tesseract gave almost no words, by PP-OCR all of them.
-    if (longer < SMALL_BELOW_PX || density === undefined) {
+    // A till roll's scan (twice as tall as wide, a shape no paper format has) goes to PP-OCR too: of a
+    // 790x2028 receipt at 200 dpi tesseract lost the price column and the foot, PP-OCR read them all.
+    const tillRoll = height >= 2 * width;
+    if (longer < SMALL_BELOW_PX || density === undefined || tillRoll) {
       const scale = Math.min(1, PHOTO_MAX_SIDE / longer);
       let pipeline = img.flatten({ background: '#ffffff' }).greyscale();
       if (scale < 1) pipeline = pipeline.resize(Math.round(width * scale), Math.round(height * scale), { kernel: 'lanczos3' });
