@@ -7,7 +7,7 @@ import type { FieldDefinition } from '../../src/api/types.js';
 import type { PageText } from '../../src/engine/types.js';
 import { extractFields } from '../../src/engine/builtin/extract-fields.js';
 import { checkDate, plausibleDate } from '../../src/engine/builtin/date-checks.js';
-import { undoOcrLetters } from '../../src/engine/builtin/parse-date.js';
+import { undoOcrMisreads } from '../../src/engine/builtin/parse-date.js';
 import { makePage, type FixtureLine } from './page-fixture.js';
 
 const field = (name: string, description?: string): FieldDefinition[] => [{ name, type: 'date', ...(description ? { description } : {}) }];
@@ -39,11 +39,22 @@ test('a field that asks for the due or delivery date takes that date, by name or
 });
 
 test('letters OCR reads for digits inside a date are read as the digits, next to a label', () => {
-  assert.equal(undoOcrLetters('Date: 2O18-03-O5'), 'Date: 2018-03-05');
-  assert.equal(undoOcrLetters('l5/03/2018 Sales'), '15/03/2018 Sales');
+  assert.equal(undoOcrMisreads('Date: 2O18-03-O5'), 'Date: 2018-03-05');
+  assert.equal(undoOcrMisreads('l5/03/2018 Sales'), '15/03/2018 Sales');
   // Words are left alone.
-  assert.equal(undoOcrLetters('Sold/Ship 2018'), 'Sold/Ship 2018');
+  assert.equal(undoOcrMisreads('Sold/Ship 2018'), 'Sold/Ship 2018');
   assert.equal(dateOf(['ACME KIOSK', 'Date: l5/03/2O18', 'Total 4.00']), '2018-03-15');
+});
+
+test('a blurred 0 or 1 leading a day or month read as another digit is undone when that alone makes a date', () => {
+  assert.equal(undoOcrMisreads('87/23/2019 07:51:33 AM'), '07/23/2019 07:51:33 AM');
+  assert.equal(undoOcrMisreads('23.72.2019'), '23.12.2019');
+  // A valid date, or one that two fixes would make, is left as read; so are other figures.
+  assert.equal(undoOcrMisreads('12/08/2019'), '12/08/2019');
+  assert.equal(undoOcrMisreads('87/93/2019'), '87/93/2019');
+  assert.equal(undoOcrMisreads('Total 95.80'), 'Total 95.80');
+  const receipt = ocrPage(['SUNRISE FUEL', '4801 N MAIN ST', 'LUBBOCK, TX 79415', '87/23/2019 07:51:33 AM', 'TOTAL 40.17', 'CASH 60.00'], 85);
+  assert.equal(run([receipt], field('date')).data.date, '2019-07-23');
 });
 
 test('an OCR year one confusable digit off the other dates of the page is repaired; a text layer is not', () => {

@@ -622,3 +622,67 @@ test('an item whose description ends "(no VAT)" is an item, not a tax row', () =
   const rows = tableRows(lines);
   assert.deepEqual(rows.map((r) => r.amount), [1024, 150, 312.4]);
 });
+
+test('a code column headed over two lines ("Codice" / "articolo") is no description: the "Descrizione" column is', () => {
+  const rows = tableRows([
+    [[40, 'Codice'], [110, 'Descrizione'], [330, 'Quantità'], [400, 'Prezzo'], [480, 'Prezzo']],
+    [[40, 'articolo'], [400, 'unitario'], [480, 'totale']],
+    [[40, 'FL-316-80'], [110, 'Lavorazione flange inox'], [340, '40,00'], [400, '37,5000'], [480, '1.500,00']],
+    [[40, 'AL-060R'], [110, 'Albero di trasmissione'], [340, '6,00'], [400, '284,0000'], [480, '1.704,00']],
+  ]);
+  assert.deepEqual(rows.map((r) => [r.description, r.quantity, r.amount]), [
+    ['Lavorazione flange inox', 40, 1500],
+    ['Albero di trasmissione', 6, 1704],
+  ]);
+});
+
+test('Swedish items under "Benämning", and totals printed as a row of boxes over their amounts, with or without a known description header', () => {
+  const table = (descHeader: string) =>
+    tableRows([
+      [[50, 'Art.nr'], [90, descHeader], [300, 'Antal'], [335, 'Enh'], [386, 'À-pris'], [432, 'Moms'], [512, 'Belopp']],
+      [[50, '1010'], [90, 'Konferenslunch'], [300, '46'], [335, 'st'], [386, '129,00'], [432, '12 %'], [512, '5 934,00']],
+      [[50, '9000'], [90, 'Transport och utkörning'], [300, '1'], [335, 'st'], [386, '850,00'], [432, '25 %'], [512, '850,00']],
+      [[90, 'Netto'], [180, 'Moms 12 %'], [260, 'Moms 25 %'], [340, 'Öresavrundning'], [470, 'ATT BETALA SEK']],
+      [[90, '6 784,00'], [180, '712,08'], [260, '212,50'], [340, '-0,58'], [470, '7 708,00']],
+    ]);
+  assert.deepEqual(table('Benämning').map((r) => [r.description, r.amount]), [['Konferenslunch', 5934], ['Transport och utkörning', 850]]);
+  assert.deepEqual(table('Specifikation').map((r) => r.amount), [5934, 850]);
+});
+
+test('amounts alone under the items that together sum them are a recap by kind, no items; one such amount that sums nothing is an item', () => {
+  const items: FixtureLine[] = [
+    [[50, 'Date'], [100, 'Description of Services'], [330, 'Hours'], [400, 'Rate'], [480, 'Amount']],
+    [[50, '11/04/24'], [100, 'Discovery workshop'], [330, '6.00'], [400, '165.00'], [480, '990.00']],
+    [[50, '11/06/24'], [100, 'Database schema design'], [330, '8.50'], [400, '165.00'], [480, '1,402.50']],
+    [[50, '11/29/24'], [100, 'Cloud hosting pass-through'], [330, '1'], [400, 'pass-through'], [480, '412.38']],
+  ];
+  const recap: FixtureLine[] = [
+    [[100, 'Professional services'], [480, '$2,392.50']],
+    [[100, 'Pass-through expenses'], [480, '$412.38']],
+    [[100, 'Total this invoice'], [480, '$2,804.88']],
+  ];
+  assert.deepEqual(tableRows([...items, ...recap]).map((r) => r.amount), [990, 1402.5, 412.38]);
+  const notRecap: FixtureLine[] = [[[100, 'Site visit'], [480, '$150.00']], [[100, 'Travel'], [480, '$42.00']], [[100, 'Total this invoice'], [480, '$2,996.88']]];
+  assert.deepEqual(tableRows([...items, ...notRecap]).map((r) => r.amount), [990, 1402.5, 412.38, 150, 42]);
+});
+
+test('a discount or rate header run on from the unit price\'s ("Preço Unit. Desc.%") is a column of its own', () => {
+  const rows = tableRows([
+    [[50, 'Artigo'], [92, 'Descrição'], [297, 'Qtd.'], [327, 'Un. Preço Unit. Desc.%'], [459, 'IVA'], [521, 'Valor']],
+    [[50, 'DTR19'], [92, 'Douro DOC Tinto Reserva 2019'], [293, '60,00'], [327, 'UN'], [371, '14,200'], [422, '0,00'], [457, '13%'], [516, '852,00']],
+    [[50, 'PT10A'], [92, 'Vinho do Porto Tawny 10 Anos'], [293, '36,00'], [327, 'UN'], [371, '22,500'], [422, '0,00'], [457, '13%'], [516, '810,00']],
+  ]);
+  assert.deepEqual(rows.map((r) => [r.quantity, r.unit_price, r.amount]), [[60, 14.2, 852], [36, 22.5, 810]]);
+});
+
+test('notes under an item that name its parts or labour ("Parts: 1 x cap") do not end the table', () => {
+  const rows = tableRows([
+    [[50, 'Item'], [300, 'Quantity'], [380, 'Rate'], [480, 'Amount']],
+    [[50, 'Service A'], [300, '12'], [380, '$10.00'], [480, '$120.00']],
+    [[60, 'Parts: 1 x cap_a']],
+    [[60, 'Labour: 2 h']],
+    [[50, 'Service B'], [300, '5'], [380, '$1.50'], [480, '$7.50']],
+    [[300, 'Total:'], [480, '$127.50']],
+  ]);
+  assert.deepEqual(rows.map((r) => r.amount), [120, 7.5]);
+});

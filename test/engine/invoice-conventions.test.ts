@@ -524,3 +524,55 @@ test("an Italian invoice's document type code is not its number, in brackets aft
   assert.equal(read(grid, NUMBER).invoice_number, '412/2024');
   assert.equal(read(['Officine Grafiche Brambilla S.r.l.', 'Tipo documento: TD01', 'Fattura n. 412/2024 del 30/04/2024'], NUMBER).invoice_number, '412/2024');
 });
+
+test('the document type with its code under a header row ("TD01 Fattura") names the number beside it, not a delivery note\'s "n. 88"', () => {
+  const NUMBER: FieldDefinition[] = [{ name: 'invoice_number', type: 'text', description: 'Invoice number' }];
+  const grid: FixtureLine[] = [
+    'Officine Trevisan S.r.l.',
+    [[52, 'Tipo documento'], [160, 'Numero'], [230, 'Data'], [300, 'DDT'], [420, 'Divisa']],
+    [[52, 'TD01 Fattura'], [160, '137/2025'], [230, '06/10/2025'], [300, 'n. 88 del 01/10/2025'], [420, 'EUR']],
+  ];
+  assert.equal(read(grid, NUMBER).invoice_number, '137/2025');
+});
+
+test('a sum in a box under its label, set to the box\'s right edge, is the label\'s value', () => {
+  const TOTAL: FieldDefinition[] = [{ name: 'total', type: 'number', description: 'Total amount to pay, including tax' }];
+  const data = read(
+    [
+      'PENNINE VALLEY BREWING CO. LTD',
+      [[46, 'Casks remain the property of the brewery.'], [355, 'Total Net']],
+      [[46, 'Deposit refunded on return of empties.'], [507, '1,347.70']],
+      [[355, 'Total VAT']],
+      [[517, '249.54']],
+      [[46, 'Acc 22817364'], [109, 'Ref: SI-061274'], [355, 'INVOICE TOTAL GBP']],
+      [[497, '1,597.24']],
+    ],
+    TOTAL,
+  );
+  assert.equal(data.total, 1597.24);
+});
+
+test('the sum of one kind of line ("Goods total", "Total parts") is part of the total', () => {
+  const TOTAL: FieldDefinition[] = [{ name: 'total', type: 'number', description: 'Total amount to pay, including tax' }];
+  const uk = read(['Thistledown Office Supplies Ltd', [[50, 'VAT analysis'], [350, 'Goods total £790.88']], [[350, 'Delivery £9.95']], [[350, 'Total net £800.83']], [[350, 'VAT £146.17']], [[350, 'TOTAL DUE £947.00']]], TOTAL);
+  assert.equal(uk.total, 947);
+  const garage = read(['Talleres Ebro, S.L.', [[50, 'Total repuestos'], [400, '533,60']], [[50, 'Total mano de obra'], [400, '264,00']], [[50, 'TOTAL'], [400, '965,10 €']]], TOTAL);
+  assert.equal(garage.total, 965.1);
+});
+
+test('a number the invoice refers to ("NFS-e correspondente nº", "Contrato nº") is not its own', () => {
+  const NUMBER: FieldDefinition[] = [{ name: 'invoice_number', type: 'text', description: 'Invoice number' }];
+  const data = read(
+    [
+      [[50, 'Cordeiro & Maia Tecnologia Ltda.'], [380, 'FATURA DE SERVIÇOS']],
+      [[50, 'Rua Padre Chagas, 415, sala 802 – Moinhos de Vento'], [380, 'Nº'], [400, '0482/2025']],
+      'Contrato nº CT-2025/017 – vigência 01/06/2025 a 31/05/2026',
+      'Valor total dos serviços R$ 10.122,25',
+      'NFS-e correspondente nº 0000731, código de verificação 9F2A-71BC.',
+    ],
+    NUMBER,
+  );
+  assert.equal(data.invoice_number, '0482/2025');
+  // Printed alone, the number referred to is still none.
+  assert.equal(read(['Cordeiro & Maia Tecnologia Ltda.', 'FATURA DE SERVIÇOS', 'Valor total R$ 10.122,25', 'NFS-e correspondente nº 0000731'], NUMBER).invoice_number, null);
+});

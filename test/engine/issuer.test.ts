@@ -78,6 +78,10 @@ test('in an OCR address, a letter inside a number is its digit and a street word
   assert.equal(repairAddressText('227 Main Street Boulder, C0 80302'), '227 Main Street Boulder, CO 80302');
   assert.equal(repairAddressText('1840 W Colonial Dr 0rlando, FL 32804'), '1840 W Colonial Dr Orlando, FL 32804');
   assert.equal(repairAddressText('Market Harborough LE167NJ'), 'Market Harborough LE16 7NJ');
+  // An O read as 0 starting a word in capitals, and as the first 0 of a unit's number; a unit and a postal code keep theirs.
+  assert.equal(repairAddressText('2150 W 0AK BLVD SPRINGFIELD, IL 62704'), '2150 W OAK BLVD SPRINGFIELD, IL 62704');
+  assert.equal(repairAddressText('21 TANJONG PAGAR ROAD #O1-05 SINGAPORE 088444'), '21 TANJONG PAGAR ROAD #01-05 SINGAPORE 088444');
+  assert.equal(repairAddressText('Ottawa ON K1A 0B1, BAG 0KG'), 'Ottawa ON K1A 0B1, BAG 0KG');
   assert.equal(repairAddressText('TAMAN DAYA. 8110O JOHOR BAHRU'), 'TAMAN DAYA. 81100 JOHOR BAHRU');
   assert.equal(repairAddressText('Block B, 5200o, Kuala Lumpur'), 'Block B, 52000, Kuala Lumpur');
   // Codes that mix letters and digits, house numbers with a letter and plain numbers are kept.

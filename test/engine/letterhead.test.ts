@@ -143,8 +143,9 @@ test('a shop thanked on the line after the thanks ("Thank you for visiting" / "C
 });
 
 test("the district after a dash on a street's line is address, not a name: it scores under the same word on a line of its own", () => {
-  const lines = documentLines([makePage([[[50, 'RUA AUGUSTA, 1500 -'], [250, 'CONSOLACAO']], 'CONSOLACAO'])], { detectLayout: true });
+  // The word alone over the street line: under it, it would be the address's town (scored down too).
+  const lines = documentLines([makePage(['CONSOLACAO', [[50, 'RUA AUGUSTA, 1500 -'], [250, 'CONSOLACAO']]])], { detectLayout: true });
   const scores = issuerCandidates(lines, [], new Set()).filter((c) => c.text === 'CONSOLACAO');
-  const [onStreet, alone] = [0, 1].map((i) => Math.max(...scores.filter((c) => c.line.index === i).map((c) => c.score)));
+  const [onStreet, alone] = [1, 0].map((i) => Math.max(...scores.filter((c) => c.line.index === i).map((c) => c.score)));
   assert.ok(onStreet < alone - 0.3, `${onStreet} vs ${alone}`);
 });

@@ -118,8 +118,20 @@ test('the thanks "for shopping with us" names nobody; a trade alone after "From:
 
 test('a founding year under the name is no address line; a house number run into its street and a plot number start one', () => {
   assert.equal(read(['PRAIRIE ROSE CHEMIST', 'Since 1987', '9543 Commerce Dr', 'Columbus, OH 43215', 'TOTAL 73.08']).address, '9543 Commerce Dr Columbus, OH 43215');
+  const luigi = read(["LUIGI'S TRATTORIA", 'Family Italian Kitchen since 1987', '418 COLUMBUS AVE', 'NEW YORK, NY 10024', '(212) 555-0147', 'Server: Tony M Table 12', 'TOTAL 166.91']);
+  assert.deepEqual([luigi.company, luigi.address], ["LUIGI'S TRATTORIA", '418 COLUMBUS AVE NEW YORK, NY 10024']);
   assert.equal(read(['HOTEL BANKSIA', '99BrunswickSt', 'Windsor VIC 3181', 'Ph: (04) 9261 3012', 'TOTAL 30.50']).address, '99BrunswickSt Windsor VIC 3181');
   assert.equal(read(['LAKSHMI MEDICALS', 'Plot 55, Sector 18', 'Bengaluru - 560001, Karnataka', 'GSTIN 29ABCDE1234F1Z5', 'TOTAL 1125.00']).address, 'Plot 55, Sector 18 Bengaluru - 560001, Karnataka');
+});
+
+test('the town under a street line is no shop name: the name over the street is', () => {
+  const r = read(['HOLBROOK FOODS', '12-14 High Street', 'Market Harborough', 'LE16 7NJ', 'Tel: 01858462310', 'BALANCE DUE 19.43']);
+  assert.equal(r.company, 'HOLBROOK FOODS');
+  assert.equal(r.address, '12-14 High Street Market Harborough LE16 7NJ');
+});
+
+test('a total under the rounding line, a few cents off the one over it, is what was paid, whatever OCR made of the adjustment', () => {
+  assert.equal(read(['SEJAHTERA PHARMACY SDN BHD', 'NO 3, JALAN SS 15/4B', 'TOTAL INCL. GST', 'ROUNDING ADJ 94.33', '0.02', 'TOTAL RM94.35', 'CASH', 'CHANGE 100.00', '5.65']).total, 94.35);
 });
 
 test('OCR\'s "ll" alone is the capital I it misread: "Hotel ll Girasole" is "Hotel Il Girasole"', () => {

@@ -170,7 +170,7 @@ function itemsUnder(lines: Line[], header: Header, subs: TableSub[], opts: Table
       const next = after[k + 1];
       if (!next || next.page !== line.page || isTotalsLine(next) || next.y0 - line.y1 > Math.max(2 * line.height, 1.8 * pitch)) break;
       // Totals printed as a row of labels over a row of their amounts ("Subtotal  Moms 25 %  I alt" / "19.410,00 …"): the amounts name no item.
-      if (desc >= 0 && !/\p{L}{2}/u.test(cells(next, header.columns)[desc])) break;
+      if (!/\p{L}{2}/u.test(desc >= 0 ? cells(next, header.columns)[desc] : next.text)) break;
       open = null;
       continue;
     }
@@ -267,6 +267,25 @@ function tableRows(columns: Column[], items: ItemLines[], subs: TableSub[], opts
   return { rows: kept.filter((row, i) => !unlabelledSum(row, kept.slice(0, i), subs)), count: arithmeticCount(cols, grid) };
 }
 
+/**
+ * The rows without a recap at their end: rows of an amount alone ("Professional services $8,148.75",
+ * "Pass-through expenses $412.38") that together sum the items above them are the items' sums by kind.
+ */
+function withoutRecap(rows: Record<string, unknown>[], subs: TableSub[]): Record<string, unknown>[] {
+  const amount = subs.find((s) => s.role === 'amount')?.def.name;
+  if (!amount) return rows;
+  const others = subs.filter((s) => s.def.type === 'number' && s.def.name !== amount).map((s) => s.def.name);
+  const amountOf = (r: Record<string, unknown>) => (typeof r[amount] === 'number' ? (r[amount] as number) : NaN);
+  const sum = (rs: Record<string, unknown>[]) => rs.reduce((n, r) => n + amountOf(r), 0);
+  for (let k = 1; k <= rows.length - 2; k++) {
+    const tail = rows.slice(rows.length - k);
+    if (!tail.every((r) => others.every((o) => r[o] === null))) break;
+    const items = rows.slice(0, rows.length - k);
+    if (k >= 2 && Math.abs(sum(items) - sum(tail)) < 0.015) return items;
+  }
+  return rows;
+}
+
 export function readTable(lines: Line[], field: FieldDefinition & { subFields: SubFieldDefinition[] }, opts: TableOptions): TableResult {
   const empty: TableResult = { rows: [], confidence: 0, header: false, arithmetic: null };
   const subs = (field.subFields ?? []).map(tableSub);
@@ -282,7 +301,8 @@ export function readTable(lines: Line[], field: FieldDefinition & { subFields: S
   const all = [...best.values()].sort((a, b) => a.line.index - b.line.index);
   const top = Math.max(0, ...all.map((h) => h.matched));
   const parts = all.filter((h) => h.matched === top).map((h) => tableRows(h.columns, itemsUnder(lines, h, subs, opts, mark), subs, opts, mark));
-  const rows = parts.flatMap((p) => p.rows);
+  // A table over two pages recaps the items of both.
+  const rows = withoutRecap(parts.flatMap((p) => p.rows), subs);
   if (rows.length > 0) {
     const ok = parts.reduce((n, p) => n + p.count.ok, 0);
     const checked = parts.reduce((n, p) => n + p.count.checked, 0);

@@ -2,7 +2,7 @@
 // ("Invoice No: 123"), in the next phrase to the right across a column gap, or on the line below the
 // label ("Date" over "15.11.2019"). Each candidate carries a score; see docs/engine.md for the rules.
 import { readByOcr, type Line, type Phrase } from '../layout/lines.js';
-import { undoOcrLetters } from './parse-date.js';
+import { undoOcrMisreads } from './parse-date.js';
 import type { Word } from '../types.js';
 import { labelScore, type FieldTerms } from './field-terms.js';
 import { withSplitForm } from './issuer/legal-forms.js';
@@ -91,6 +91,15 @@ function valueBelow(lines: Line[], line: Line, x0: number, x1: number): Phrase[]
   return out;
 }
 
+/** The one phrase right of a label on the line under it, nothing under the label itself: a value set to its box's right edge. */
+function valueBelowRight(lines: Line[], line: Line, x0: number, x1: number): { p: Phrase; at: Line } | null {
+  const at = lines.find((l) => l.page === line.page && l.y0 >= line.y1 - 0.2 * line.height && l.index > line.index);
+  if (!at || at.y0 - line.y1 > 1.5 * line.height) return null;
+  if (at.phrases.some((p) => p.x0 < x1 + line.height && p.x1 > x0 - line.height)) return null;
+  const right = at.phrases.filter((p) => p.x0 > x1);
+  return right.length === 1 ? { p: right[0], at } : null;
+}
+
 /** Tokens of the words of `text` before its value `value` (an identifier taken from inside a phrase). */
 function leadingWords(text: string, value: string): string[] {
   const at = text.indexOf(value);
@@ -128,7 +137,7 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
         // On an OCR line, a date with digits read for its month's letters ("09-0ct-2023").
         const value =
           typedValue(text, terms, ctx) ??
-          (terms.type === 'date' && readByOcr(at) ? typedValue(undoOcrLetters(text), terms, ctx) : null) ??
+          (terms.type === 'date' && readByOcr(at) ? typedValue(undoOcrMisreads(text), terms, ctx) : null) ??
           compactNumber(text, terms, phrase.words[span.end].text);
         if (!value) return null;
         // A text value that is itself a label ("Date:") is not a value.
@@ -137,11 +146,14 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
         // A label without a colon stacked over its value ("Invoice Number" over "INV-4308"): a number far
         // to its right is in another column (the seller's "Cardiff CF10 1EP"), so the value under it goes first.
         if (terms.role === 'identifier' && source === 'right' && !colon && gap > 6 * line.height) score -= 0.2;
-        // A header row over its values ("Tipo documento | Numero" over "FATTURA | 127/2024"): the document's
-        // kind printed beside the number completes a label that names only the number.
+        // A header row over its values ("Tipo documento | Numero" over "FATTURA | 127/2024", "TD01 Fattura"):
+        // the document's kind printed beside the number, its code aside, completes a label that names only the number.
         if (terms.role === 'identifier' && source === 'below') {
-          const kind = at.phrases.find((p) => p.text !== text && !/\d/.test(p.text) && labelScore(tokenize(`${phrase.text} ${p.text}`), terms).score > span.score);
-          if (kind) score += 0.8 * (labelScore(tokenize(`${phrase.text} ${kind.text}`), terms).score - span.score);
+          // Its words, not a number's label ("n. 88 del 01/10/2025" is another paper's number).
+          const kindWords = (p: Phrase) => tokenize(p.text).filter((t) => !/\d/.test(t));
+          const kindScore = (p: Phrase) => labelScore([...tokenize(phrase.text), ...kindWords(p)], terms).score;
+          const kind = at.phrases.find((p) => p.text !== text && kindWords(p).length > 0 && !kindWords(p).some((t) => NUMBER_WORDS.has(t)) && kindScore(p) > span.score);
+          if (kind) score += 0.8 * (kindScore(kind) - span.score);
         }
         // A postcode is no document number ("Cardiff CF10 1EP", "Brisbane QLD 4000").
         if (terms.role === 'identifier' && POSTCODE_TEXT.test(text)) score -= 0.5;
@@ -191,10 +203,18 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
       // An amount beside its label is its value: nothing under it is (the footer's "Cap. Soc. € 12.000.000").
       if (money) continue;
       const x0 = phrase.words[span.start].x0;
+      let found = false;
       for (const p of valueBelow(lines, line, x0, labelX1)) {
         const at = lines.find((l) => l.phrases.includes(p)) ?? line;
-        if (push(terms.type === 'text' ? withSplitForm(at, p) : p.text, 'below', at)) break;
+        if (push(terms.type === 'text' ? withSplitForm(at, p) : p.text, 'below', at)) {
+          found = true;
+          break;
+        }
       }
+      // A sum in a box under its label, set to the box's right edge ("INVOICE TOTAL GBP" / "      1,597.24"):
+      // the only phrase right of the label on the next line.
+      const corner = !found && terms.type === 'number' && !phrase.words.slice(span.end + 1).some((w) => /\d/.test(w.text)) ? valueBelowRight(lines, line, x0, labelX1) : null;
+      if (corner) push(corner.p.text, 'below', corner.at);
     }
   }
   return out;

@@ -11,7 +11,7 @@ import { synonymsOf, tokenize } from './vocabulary.js';
 import { cutAtLegalForm, hasLegalForm, hasTradeWord, isLegalFormWord, looksLikeCompany, withoutLegalForm } from './issuer/legal-forms.js';
 import { repairNameText } from './issuer/ocr-repair.js';
 import { blockOf, cueOf, type BlockLine, type Cue } from './issuer/party-cues.js';
-import { ADDRESS_STOP, addressLike, hasLetteredPostcode, isStreetWord, meanConf, NOT_A_NAME, REGISTRATION_LINE, streetAddress } from './issuer/line-signs.js';
+import { ADDRESS_STOP, addressLike, FOUNDED, hasLetteredPostcode, isStreetWord, meanConf, NOT_A_NAME, REGISTRATION_LINE, streetAddress } from './issuer/line-signs.js';
 import { isRegisterEntry, OPERATOR_PREFIX, registeredName, withoutLegalMention } from './issuer/legal-register.js';
 
 export interface NameCandidate {
@@ -248,6 +248,9 @@ function optionsOf(l: Line, ocr: boolean, above: Line | undefined): Option[] {
  * Candidates for the issuer's name on the first page, scored. `buyerZone` holds the phrases of the
  * buyer's and ship-to blocks; `sellerCues` the seller cues found on the page.
  */
+/** A street's line: address-like, with a street word ("12-14 High Street", "JALAN SAGU 18"), and no company's name. */
+const isStreetLine = (text: string): boolean => !looksLikeCompany(text) && addressLike(text) && text.split(/\s+/).some((w) => isStreetWord(w.replace(/[,.:;]+$/, '')));
+
 export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Set<Phrase>): NameCandidate[] {
   const page = lines.filter((l) => l.page === lines[0]?.page);
   const top = page.slice(0, 12);
@@ -267,7 +270,11 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
       TAX_ID.test(l.phrases.filter((p) => p.x1 > o.x0).map((p) => p.text).join(' ')) ||
       page.slice(i + 1, i + 6).some((n) => n.phrases.some((p) => TAX_ID.test(p.text) && p.x0 < o.x1 + l.height && p.x1 > o.x0 - l.height));
     // A street's line cut into phrases: its district after a dash ("RUA AUGUSTA, 1500 - CONSOLACAO") is address too.
-    const streetLine = !looksLikeCompany(l.text) && addressLike(l.text) && l.text.split(/\s+/).some((w) => isStreetWord(w.replace(/[,.:;]+$/, '')));
+    const streetLine = isStreetLine(l.text);
+    // The line under a street line in its column is the address's town ("12-14 High Street" / "Market
+    // Harborough" / "LE16 7NJ"), not a name, unless it carries a legal form.
+    const above = page[i - 1];
+    const underStreet = above !== undefined && isStreetLine(above.text) && above.x0 < l.x1 && above.x1 > l.x0 && l.y0 - above.y1 < l.height;
     for (const o of optionsOf(l, ocr, page[i - 1])) {
       const text = cleanName(o.text, ocr);
       if (!text) continue;
@@ -279,7 +286,7 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
       else if (o.phrases.length === 1 && valueFollows(l.phrases[l.phrases.indexOf(o.phrases[0]) + 1]?.text)) score -= 0.4;
       // A party's name is followed by its address (a street number or a postcode on the next line).
       // A phone or tax line ("Telp.0274-881234") is no address, whatever its figures.
-      const next = page.slice(i + 1, i + 6).find((n) => !REGISTRATION_LINE.test(n.text.trim()));
+      const next = page.slice(i + 1, i + 6).find((n) => !REGISTRATION_LINE.test(n.text.trim()) && !FOUNDED.test(n.text.trim()));
       const addressNext = next && ADDRESS_STOP.exec(next.text.trim())?.index !== 0 && (/^\d+\w?\b|\b\w+\s+\d+\w?,?$|\b\d{4,5}\b/.test(next.text.trim()) || addressLike(next.text));
       if (next && addressNext && next.x0 <= l.x1 && next.x1 >= l.x0) {
         // ... unless the line runs on into it with a comma: a mall's or building's name inside the address
@@ -289,6 +296,9 @@ export function issuerCandidates(lines: Line[], sellerCues: Cue[], buyerZone: Se
       if (looksLikeCompany(text) && taxNear(o)) score += 0.2;
       if (isTableHeading(l)) score -= 0.6;
       if (streetLine && o.text !== l.text) score -= 0.5;
+      if (underStreet && !hasLegalForm(text)) score -= 0.5;
+      // A slogan with the founding year ("Family Italian Kitchen since 1987") is the name's, not a name.
+      if (FOUNDED.test(o.text)) score -= 0.5;
       // "Messrs." (and Japanese 御中, 様) marks the addressee: "Hoshino Office Supply Inc. Messrs.".
       if (o.phrases.some((p) => buyerZone.has(p)) || /\bmessrs\b|御中|様\s*$/iu.test(o.text) || o.phrases.some((p) => addressedPerson(p.text))) score -= 0.9;
       // A logo or smudge read by OCR comes with a low confidence.

@@ -180,14 +180,34 @@ const MONTH_LOOKALIKE = new RegExp(`(?<![\\w])(\\d{1,2})([\\s./-]?)(${LOOKALIKE_
 /** The same before the day and a four-digit year ("0CT 19 2022"). */
 const MONTH_LOOKALIKE_FIRST = new RegExp(`(?<![\\w])(${LOOKALIKE_MONTHS})(?=\\.?\\s*\\d{1,2}(?:st|nd|rd|th)?\\s*,?\\s*\\d{4}(?!\\d))`, 'giu');
 
+/** Digits OCR reads for the leading 0 or 1 of a day or month in a blurred print ("87/23/2019" for 07/23/2019). */
+const LEADING_DIGIT_OF: Record<string, string> = { '8': '0', '6': '0', '9': '0', '7': '1' };
+const NUMERIC_DATE = /(?<![\d.,/])(\d{2})([./-])(\d{2})\2(\d{4}|\d{2})(?![\d/])/g;
+
 /**
- * The text with OCR's letter-for-digit mistakes undone inside date-shaped tokens ("2O18-03-O5",
- * "l5/03/2018", "S.11.2019", "05.02.2C18"): tokens of digits and date separators with at most two such
- * letters; and digits read for the letters of a month name after a day ("225ep'18", "3 0ct 2019").
+ * A numeric date that is none as read (a day or month over 31): the first digit of that part read for
+ * the 0 or 1 it was, when that alone makes a valid date.
+ */
+function undoLeadingDigit(text: string): string {
+  return text.replace(NUMERIC_DATE, (all, a: string, sep: string, b: string, y: string) => {
+    const year = fullYear(y);
+    const valid = (x: string, z: string) => validDate(year, +x, +z) || validDate(year, +z, +x);
+    if (valid(a, b)) return all;
+    const fix = (part: string) => (+part > 31 && LEADING_DIGIT_OF[part[0]] ? LEADING_DIGIT_OF[part[0]] + part[1] : part);
+    const [fa, fb] = [fix(a), fix(b)];
+    return (fa !== a) !== (fb !== b) && valid(fa, fb) ? `${fa}${sep}${fb}${sep}${y}` : all;
+  });
+}
+
+/**
+ * The text with OCR's misreads undone inside date-shaped tokens: letters for digits ("2O18-03-O5",
+ * "l5/03/2018", "S.11.2019", "05.02.2C18") in tokens of digits and date separators with at most two such
+ * letters; digits read for the letters of a month name after a day ("225ep'18", "3 0ct 2019"); and a
+ * leading digit of a day or month read for its 0 or 1 ("87/23/2019").
  * Character for character, so positions in the text stay valid.
  */
-export function undoOcrLetters(text: string): string {
-  const digits = text.replace(/[\dOoDQCIli|SsBZz./-]{6,}/g, (tok) => {
+export function undoOcrMisreads(text: string): string {
+  const digits = undoLeadingDigit(text).replace(/[\dOoDQCIli|SsBZz./-]{6,}/g, (tok) => {
     const letters = tok.replace(/[\d./-]/g, '');
     const digits = tok.replace(/\D/g, '');
     if (letters.length === 0 || letters.length > 2 || digits.length < 4 || !/[./-]/.test(tok)) return tok;

@@ -5,11 +5,11 @@ import type { Line } from '../layout/lines.js';
 import { readByOcr } from '../layout/lines.js';
 import type { Candidate } from './label-candidates.js';
 import type { FieldTerms } from './field-terms.js';
-import { findDates, undoOcrLetters, type DateMatch } from './parse-date.js';
+import { findDates, undoOcrMisreads, type DateMatch } from './parse-date.js';
 import { plausibleDate } from './date-checks.js';
 import { findAmounts } from './parse-amount.js';
 import { pickAmount } from './typed-value.js';
-import { DUE_WORDS, GRAND_TOTAL_WORDS, hasWord, INCLUSIVE_WORDS, NET_PART_WORDS, TAX_WORDS, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, synonymsOf, TO_PAY_WORDS, tokenize } from './vocabulary.js';
+import { DUE_WORDS, GRAND_TOTAL_WORDS, hasWord, INCLUSIVE_WORDS, KIND_SUM_WORDS, NET_PART_WORDS, TAX_WORDS, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, synonymsOf, TO_PAY_WORDS, tokenize } from './vocabulary.js';
 
 /**
  * Lines that record the payment; the total is printed before them (a tax summary after them has its own
@@ -106,7 +106,7 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       const partial = c.labelTokens.filter((t, i) => !(inclusive && TAX_WORDS.has(t)) && !(toPay && !TAX_WORDS.has(t)) && !summed(t, i));
       // "Total includes GST of $9.04", "GST of 2.57": a statement of the tax the total holds, whose sum is the tax.
       const taxStated = c.labelTokens.some((t, i) => TAX_WORDS.has(t) && (c.labelTokens[i + 1] === 'of' || /^includes?$/.test(c.labelTokens[i - 1] ?? '')));
-      c.partial = taxStated || hasWord(partial, PARTIAL_TOTAL_WORDS);
+      c.partial = taxStated || hasWord(partial, PARTIAL_TOTAL_WORDS) || hasWord(partial, KIND_SUM_WORDS);
       if (c.partial) c.score -= 0.7;
       if (hasWord(c.labelTokens, GRAND_TOTAL_WORDS)) c.score += 0.3;
       // "Amount due" may differ from the grand total (prepaid, partial payments), so it loses to a plain
@@ -175,6 +175,22 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
     const top = Math.max(...cands.map((c) => c.score));
     for (const c of cands.filter((x) => totalAfterDiscount(x, cands, lines))) c.score = Math.max(c.score, top + 0.05);
   }
+  // A total under the rounding line, within the rounding of one over it ("TOTAL INCL. GST 94.33" /
+  // "ROUNDING ADJ 0.02" / "TOTAL RM94.35"), is the rounded sum paid, whatever OCR made of the adjustment.
+  if (terms.role === 'total') {
+    const roundingAt = lines.find((l) => ROUNDING_LINE.test(l.text))?.index ?? Infinity;
+    const top = Math.max(...cands.map((c) => c.score));
+    const valueOf = (c: Candidate) => (c.value.kind === 'number' ? c.value.value : NaN);
+    // Rounded: to 5 cents or more (0.05 in Malaysia or Switzerland, whole kronor in Sweden).
+    const rounded = (c: Candidate) => Math.round(valueOf(c) * 100) % 5 === 0;
+    const rounds = (c: Candidate) =>
+      c.labelLine.index > roundingAt &&
+      !c.partial &&
+      rounded(c) &&
+      !PAYMENT_LINE.test(c.line.text) &&
+      cands.some((e) => e.labelLine.index < roundingAt && !e.partial && !rounded(e) && Math.abs(valueOf(e) - valueOf(c)) < 0.5);
+    for (const c of cands.filter(rounds)) c.score = Math.max(c.score, top + 0.05);
+  }
   // What is left to pay beats the total it was worked out from.
   if (terms.role === 'total' && asksToPay) {
     const top = Math.max(...cands.map((c) => c.score));
@@ -225,11 +241,13 @@ const NUMBER_WORDS = synonymsOf('number');
 const OTHER_NUMBER_WORDS = new Set([
   ...synonymsOf('customer'), ...synonymsOf('order'), ...synonymsOf('tax'), ...synonymsOf('phone'), 'account', 'konto', 'compte', 'cuenta', 'conto',
   'kundennummer', 'auftragsnummer', 'bestellnummer', 'item', 'article', 'artikel', 'sku', 'iban', 'reg', 'registration', 'ein', 'abn', 'gstin',
-  'pan', 'siret', 'siren', 'kvk', 'nif', 'cif', 'nip', 'tracking', 'contract', 'vertrag', 'member', 'membership', 'asiakasnumero', 'klantnummer',
+  'pan', 'siret', 'siren', 'kvk', 'nif', 'cif', 'nip', 'tracking', 'contract', 'vertrag', 'contrato', 'contratto', 'contrat', 'kontrakt', 'member', 'membership', 'asiakasnumero', 'klantnummer',
   // A Mexican CFDI's fiscal folio (its UUID) and certificate number are not the invoice's series and folio.
   'fiscal', 'uuid', 'certificado', 'rfc',
   // A Czech or Slovak register entry ("Zapsáno u MS v Praze, oddíl C, vložka 251887").
   'vložka', 'vlozka', 'oddíl', 'oddil', 'zapsáno', 'zapsano',
+  // Another paper's number the document refers to ("NFS-e correspondente nº 0000731", "related order").
+  'correspondente', 'correspondiente', 'corresponding', 'related', 'referente', 'relativa', 'relativo',
 ]);
 
 const NET_WORDS = new Set(['net', 'netto', 'nett']);
@@ -329,7 +347,7 @@ export function dateFallback(lines: Line[], monthFirst: boolean, terms?: FieldTe
   };
   const plain = first((l) => l.text);
   if (plain) return { ...plain, repaired: false };
-  const fixed = first((l) => (readByOcr(l) ? undoOcrLetters(l.text) : null));
+  const fixed = first((l) => (readByOcr(l) ? undoOcrMisreads(l.text) : null));
   if (fixed) return { ...fixed, repaired: true };
   const described = new Set(terms ? tokenize(terms.description).flatMap((t) => [...synonymsOf(t)]) : []);
   const named = described.size ? first((l) => l.text, described) : null;

@@ -1,7 +1,7 @@
 // Reads a value of a field's type out of the text next to (or below) its label.
 import type { FieldTerms } from './field-terms.js';
 import { findAmounts, type AmountMatch } from './parse-amount.js';
-import { findDates, monthYearSpans, undoOcrLetters, type CalendarDate, type DateMatch } from './parse-date.js';
+import { findDates, monthYearSpans, undoOcrMisreads, type CalendarDate, type DateMatch } from './parse-date.js';
 import { synonymsOf } from './vocabulary.js';
 
 /** A date value says whether d/m vs m/d was a guess, and whether OCR letters had to be read as digits. */
@@ -78,7 +78,7 @@ export function typedValue(text: string, terms: FieldTerms, ctx: ValueContext): 
     // Next to a date label, a date whose separators OCR lost, or with letters for digits, still counts.
     const d = firstDate(text, ctx);
     if (d) return { kind: 'date', date: d.date, ambiguous: d.ambiguous, repaired: false };
-    const fixed = undoOcrLetters(text);
+    const fixed = undoOcrMisreads(text);
     const r = fixed === text ? undefined : firstDate(fixed, ctx);
     return r ? { kind: 'date', date: r.date, ambiguous: r.ambiguous, repaired: true } : null;
   }

@@ -40,7 +40,7 @@ const SYNONYM_GROUPS: string[][] = [
   ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to', 'cliente', 'klant', 'kund', 'comprador', 'asiakas', 'nabywca', 'destinatario'],
   ['address', 'addr', 'adresse', 'anschrift', 'location', 'dirección', 'direccion', 'indirizzo', 'endereço', 'morada', 'adres', 'adresa', 'adresi', 'alamat', 'cím', 'địa chỉ', 'dia chi'],
   ['description', 'item', 'items', 'article', 'product', 'designation', 'désignation', 'bezeichnung', 'artikel', 'beschreibung', 'libellé', 'libelle', 'service', 'services', 'details', 'particulars', 'leistung', 'name',
-    'descripción', 'descripcion', 'concepto', 'descrizione', 'articolo', 'descrição', 'descricao', 'omschrijving', 'beskrivelse', 'beskrivning', 'nazwa', 'kuvaus', 'tuote', 'nimike', 'označení', 'oznaceni',
+    'descripción', 'descripcion', 'concepto', 'descrizione', 'articolo', 'descrição', 'descricao', 'omschrijving', 'beskrivelse', 'beskrivning', 'benämning', 'benamning', 'betegnelse', 'benævnelse', 'benevnelse', 'nazwa', 'kuvaus', 'tuote', 'nimike', 'označení', 'oznaceni',
     // Estonian, Latvian, Lithuanian, Slovene/Croatian, Romanian, Icelandic.
     'kirjeldus', 'nimetus', 'nosaukums', 'apraksts', 'pavadinimas', 'aprašymas', 'aprasymas', 'opis', 'naziv', 'denumire', 'lýsing', 'lysing', 'vara'],
   ['quantity', 'qty', 'quantité', 'qté', 'qte', 'menge', 'anzahl', 'units', 'unit', 'hours', 'hrs', 'pcs', 'count',
@@ -93,6 +93,16 @@ export const PARTIAL_TOTAL_WORDS = new Set([
   // A balance carried from the last bill (previous balance, brought forward, arrears; Vorsaldo, Übertrag,
   // solde précédent, saldo anterior / precedente, vorig saldo) is not this invoice's total.
   'previous', 'brought', 'forward', 'opening', 'arrears', 'vorsaldo', 'übertrag', 'vortrag', 'précédent', 'precedent', 'anterior', 'precedente', 'vorig',
+]);
+
+/**
+ * Words of a total's label that make it the sum of one kind of line, before delivery, labour or tax are
+ * added ("Goods total", "Total parts", "Total materiales"). Not words of a totals line: an item may
+ * be named so ("Labour 3 h", "Parts: 1 x cap").
+ */
+export const KIND_SUM_WORDS = new Set([
+  'goods', 'merchandise', 'marchandise', 'marchandises', 'mercancía', 'mercancia', 'waren', 'parts', 'labour', 'labor', 'materials', 'material',
+  'materiales', 'repuestos', 'piezas', 'pièces', 'pieces',
 ]);
 
 /** Words of a label that name the net amount, before tax: a part of the total a field may ask for. */
@@ -242,8 +252,12 @@ export function tokenize(text: string): string[] {
     .filter((t) => t !== '');
 }
 
-/** Tokens folded for matching: accents dropped and umlauts spelt out, as OCR and plain keyboards write them (Rückgeld = Rueckgeld). */
+/** Letters that no accent-stripping decomposes (ł, ø, æ ...), as plain keyboards write them. */
+const UNDECOMPOSED: Record<string, string> = { ł: 'l', ø: 'o', æ: 'ae', œ: 'oe', đ: 'd', ð: 'd', þ: 'th', ß: 'ss' };
+
+/** Tokens folded for matching: accents dropped and umlauts spelt out, as OCR and plain keyboards write them (Rückgeld = Rueckgeld, zapłaty = zaplaty). */
 export const foldTokens = (text: string): string[] =>
-  tokenize(text.replace(/ä/gi, 'ae').replace(/ö/gi, 'oe').replace(/ü/gi, 'ue').replace(/ß/g, 'ss'))
+  tokenize(text.replace(/ä/gi, 'ae').replace(/ö/gi, 'oe').replace(/ü/gi, 'ue'))
+    .map((t) => t.replace(/[łøæœđðþß]/g, (c) => UNDECOMPOSED[c]))
     .map((t) => t.normalize('NFKD').replace(/[\u0300-\u036f]/g, ''))
     .filter((t) => t !== '');

@@ -59,6 +59,9 @@ export const streetAddress = (text: string): boolean =>
   NUMBERLESS_STREET.test(text.trim()) ||
   /^\W*(?:shop|unit|suite|kiosk|stall)\.?\s*(?:no\.?\s*)?\d+\w?\b/i.test(text);
 
+/** A shop's founding year under its name, alone or ending a slogan ("Since 1987", "Seit 1952", "Family Italian Kitchen since 1987"): not its address. */
+export const FOUNDED = /^\W*(?:[\p{L}'’&,. -]*\s)?(?:since|est\.?|estd\.?|established|founded|seit|gegr\.?|gegründet|depuis|desde|dal|dall'|sinds|sedan|siden|od)\s*\d{4}\W*$/iu;
+
 /** Lines under a name that carry its registration or tax number, not its address: "(123456-X)", "Company No: 12345-A", "GST ID: 0012". */
 export const REGISTRATION_LINE =
   /^[({[][^)}\]]*\d[^)}\]]*[)}\]]?$|\b(company|co|reg|roc|registration|business)\b\.?\s*(no|nr|number)\b|\b(gst|vat|tax|sst)\b.{0,12}\b(no|nr|id|reg)\b|\b(no|nr)\b\W{0,3}[A-Z]{0,4}\d{5,}-?[A-Z]?\W*$/i;

@@ -190,8 +190,12 @@ function fixPostcodes(text: string): string {
     )
     // A UK postcode whose space OCR lost ("LE167NJ" is LE16 7NJ).
     .replace(/(?<![\p{L}\p{N}])([A-Z]{1,2}\d[A-Z\d]?)(\d[A-Z]{2})(?![\p{L}\p{N}])/gu, '$1 $2')
-    // A capital O read as 0 before the small letters of a word ("0rlando").
+    // A capital O read as 0 before the small letters of a word ("0rlando"), or starting a word in
+    // capitals ("W 0AK BLVD"; not a unit, "0KG").
     .replace(/(?<![\p{L}\p{N}])0(?=\p{Ll}{3,})/gu, 'O')
+    .replace(/(?<![\p{L}\p{N}.,])0(?=(\p{Lu}{2,})(?![\p{L}\p{N}]))/gu, (z, rest: string) => (UNIT.test(rest) ? z : 'O'))
+    // A unit's number read with an O for its first 0 ("#O1-05").
+    .replace(/(?<=#)O(?=\d)/gu, '0')
     // ... and a postcode's last zeros read as O before its town ("8110O JOHOR BAHRU", "812OO JOHOR").
     .replace(/(?<![\p{L}\p{N}])(\d{2,4})([Oo]{1,2})(?=,?\s+\p{L}{3,})/gu, (all, digits: string, os: string) =>
       digits.length + os.length >= 4 && digits.length + os.length <= 6 ? digits + '0'.repeat(os.length) : all,

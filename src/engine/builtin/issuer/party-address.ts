@@ -5,7 +5,7 @@ import { findDates } from '../parse-date.js';
 import { repairAddressText } from './ocr-repair.js';
 import { isLegalFormWord, withoutLegalForm } from './legal-forms.js';
 import { isRegisterEntry, OPERATOR_PREFIX } from './legal-register.js';
-import { ADDRESS_STOP, addressLike, bareNumber, garbledRead, isJunk, meanConf, PHONE, REGISTRATION_LINE } from './line-signs.js';
+import { ADDRESS_STOP, addressLike, bareNumber, FOUNDED, garbledRead, isJunk, meanConf, PHONE, REGISTRATION_LINE } from './line-signs.js';
 
 export interface AddressRow {
   line: Line;
@@ -85,8 +85,6 @@ const UNIT_NUMBER = /^#[A-Z]?\d{1,3}-\d{1,4}[A-Z]?,?$/;
 /** The shop's number in its chain, under its address: "STORE 2281", "Filiale 0412". */
 const STORE_NUMBER = /^(?:store|filiale|branch|outlet|magasin|tienda|negozio|winkel)\s*(?:#|no\.?|nr\.?)?\s*\d+$/i;
 
-/** A shop's founding year under its name ("Since 1987", "Seit 1952", "Desde 1969", "Est. 2004"): a slogan, not its address. */
-const FOUNDED = /^\W*(?:since|est\.?|estd\.?|established|founded|seit|gegr\.?|gegründet|depuis|desde|dal|dall'|sinds|sedan|siden|od)\s*\d{4}\W*$/i;
 
 /** A row that names a company: its operator, or a name ending in its legal form, without figures. */
 const companyRow = (text: string): boolean => OPERATOR_PREFIX.test(text) || (!/\d/.test(withoutLegalForm(text)) && isLegalFormWord(text.trim().split(/\s+/).at(-1) ?? '') && !addressLike(text));

@@ -3,7 +3,7 @@
 import type { Line } from '../../layout/lines.js';
 import type { Word } from '../../types.js';
 import { labelScore } from '../field-terms.js';
-import { synonymsOf, tokenize } from '../vocabulary.js';
+import { synonymsOf, TAX_WORDS, tokenize } from '../vocabulary.js';
 import { ocrHeaderToken, type TableSub } from './column-roles.js';
 
 export interface Column {
@@ -21,7 +21,9 @@ export interface Header {
   matched: number;
 }
 
-const CODE_WORDS = new Set([...synonymsOf('number'), 'code', 'sku', 'ean', 'art', 'hsn', 'sac']);
+const CODE_WORDS = new Set([...synonymsOf('number'), 'code', 'codice', 'codigo', 'código', 'cod', 'kod', 'kode', 'koodi', 'sku', 'ean', 'art', 'hsn', 'sac']);
+/** Headers of a discount column: Disc., Desc., Dto., Rabatt, Remise, Sconto, Korting. */
+const DISCOUNT_HEADS = new Set(['disc', 'discount', 'desc', 'dto', 'descuento', 'desconto', 'rabatt', 'remise', 'sconto', 'korting', 'rabat']);
 /** A code column's header written as one compound ("Artikelnr.", "Artikelnummer", "Varenr", "Produktcode"). */
 const isCodeWord = (t: string): boolean => CODE_WORDS.has(t) || /^\p{L}{3,}(?:nr|nummer|code)$/u.test(t);
 
@@ -44,6 +46,7 @@ export function matchHeader(line: Line, last: Line, subs: TableSub[]): Header | 
   type Span = { sub: number; start: number; end: number; score: number };
   const words = line === last ? line.words : [...line.words, ...last.words].sort((a, b) => a.x0 - b.x0);
   const tokens = words.map(wordTokens);
+  const upper = new Set(line.words);
   // Words of one phrase a word space apart are one header cell ("Ext. Price", "Item No.").
   const phraseOf = new Map<Word, unknown>([line, last].flatMap((l) => l.phrases.flatMap((p) => p.words.map((w) => [w, p] as const))));
   const samePhrase = (i: number, j: number) =>
@@ -63,9 +66,10 @@ export function matchHeader(line: Line, last: Line, subs: TableSub[]): Header | 
         const unmatched = phrase ? 0 : acc.filter((t) => t.length > 2 && !s.modifiers.has(t) && labelScore([t], s.terms).score === 0).length;
         // Longer spans first; among equals a line total is the rightmost column ("Amount ... Total").
         const rightward = s.terms.role === 'total' ? 0.001 * (a / words.length) : 0;
-        // "Item No.", "Article #": a column of codes, not of the items' text.
+        // "Item No.", "Article #": a column of codes, not of the items' text; also over two lines ("Codice" / "articolo").
         const next = samePhrase(b, b + 1) ? tokens[b + 1] : [];
-        const codes = s.role === 'description' && [...acc, ...next].some(isCodeWord) ? 0.3 : 0;
+        const stacked = line === last ? [] : words.flatMap((w, j) => (upper.has(w) !== upper.has(words[a]) && w.x0 < words[b].x1 && w.x1 > words[a].x0 ? tokens[j] : []));
+        const codes = s.role === 'description' && [...acc, ...next, ...stacked].some(isCodeWord) ? 0.3 : 0;
         if (score >= 0.5 && unmatched === 0) spans.push({ sub: si, start: a, end: b, score: score + 0.01 * (b - a) + rightward - codes });
       }
     }
@@ -87,14 +91,26 @@ export function matchHeader(line: Line, last: Line, subs: TableSub[]): Header | 
   }
   if (columns.length === 0) return null;
   // A word in the same phrase after a column's words is more of its header ("Ext. | Price", "Qty | Ord"):
-  // it widens that column rather than opening one that would take half of its cells.
+  // it widens that column rather than opening one that would take half of its cells. A rate's or a
+  // discount's header is a column of its own ("Preço Unit. Desc.%", "Price VAT").
+  const ownColumn = (i: number) => /%/.test(words[i].text) || tokens[i].some((t) => TAX_WORDS.has(t) || DISCOUNT_HEADS.has(t));
   for (let i = 1; i < words.length; i++) {
     const left = columnOf.get(i - 1);
-    if (!usedWords.has(i) && left && samePhrase(i - 1, i)) {
+    if (!usedWords.has(i) && left && samePhrase(i - 1, i) && !ownColumn(i)) {
       left.x1 = Math.max(left.x1, words[i].x1);
       usedWords.add(i);
       columnOf.set(i, left);
     }
+  }
+  // A header over two lines stacks a column's words ("Prezzo" / "totale"): a word over or under a column's is its own.
+  if (line !== last) {
+    words.forEach((w, i) => {
+      const col = usedWords.has(i) ? undefined : columns.find((c) => w.x0 < c.x1 && w.x1 > c.x0);
+      if (!col) return;
+      col.x0 = Math.min(col.x0, w.x0);
+      col.x1 = Math.max(col.x1, w.x1);
+      usedWords.add(i);
+    });
   }
   let group: Word[] = [];
   const flush = () => {
