@@ -285,3 +285,19 @@ test('a Chilean boleta is a receipt, a Brazilian NFS-e an invoice, a Polish WZ a
   assert.equal(label(['PREFEITURA DE SÃO PAULO', 'NOTA FISCAL DE SERVIÇOS ELETRÔNICA – NFS-e', 'Número da Nota 00012873', 'PRESTADOR DE SERVIÇOS  Pixel Norte Design Ltda', 'TOMADOR DE SERVIÇOS  Casa Verde Alimentos S.A.', 'Valor total do serviço R$ 4.500,00', 'ISS 5% R$ 225,00']), 'invoice');
   assert.equal(label(['Hurtownia Budowlana Mazur Sp. z o.o.  WZ 0418/05/2024', 'Wydanie materiału na zewnątrz', 'Odbiorca: P.H.U. Domel', 'Cement portlandzki 40 21,50 860,00', 'Razem wartość netto: 4 696,60 zł']), 'other');
 });
+
+test('a payslip titled "recibo", a price list and an untitled card statement are other papers', () => {
+  const papers: Record<string, string[]> = {
+    payslip: ['Tecelagem Norte, Lda.  RECIBO DE VENCIMENTO', 'NIPC 509 000 127  Período Março 2024', 'Cód. Descrição Qtd. Valor unit. Abonos Descontos', 'R01 Vencimento base 30 1.150,00', 'D01 Segurança Social 11% 126,50', 'Total de abonos 1.150,00 €', 'Líquido a receber 1.023,50 €'],
+    prices: ['Aceites del Sur, S.L.', 'CIF B-23000780', 'TARIFA DE PRECIOS 2024 – CANAL HORECA', 'Ref. Producto Formato Precio €/ud IVA', 'AOV-050 Aceite de oliva virgen extra 5 L 38,90 5%', 'ACE-200 Aceituna rellena lata 2,5 kg 9,80 10%', 'Pedido mínimo: 150,00 €. Forma de pago: transferencia a 30 días fecha factura.'],
+    card: ['Northshore Savings Bank  Statement period: 02/15/2024 – 03/14/2024', 'Visa Rewards · Account ending 7730', 'New balance $1,026.45', 'Minimum payment due $30.79', 'Payment due date 04/09/2024', 'Credit limit $6,500.00', 'Available credit $5,473.55', '02/20 PAYMENT - THANK YOU -412.30', '02/16 FUEL STOP #12 34.20'],
+  };
+  for (const [name, lines] of Object.entries(papers)) assert.equal(label(lines), 'other', name);
+});
+
+test('titles spelt with letters that accents do not make (ł, ø, æ, ö) are read: a Polish payment demand, a Swedish delivery note', () => {
+  const kinds = (lines: string[]) => [...documentKinds(documentLines([makePage(lines)], { detectLayout: true }))];
+  assert.deepEqual(kinds(['Hurtownia Mazur Sp. z o.o.', 'WEZWANIE DO ZAPŁATY', 'Termin: 7 dni']), ['payment reminder']);
+  assert.deepEqual(kinds(['Nordvik Trä AB', 'FÖLJESEDEL', 'Ordernr 4471']), ['delivery note']);
+  assert.deepEqual(kinds(['Fjordlys AS', 'LØNNSSLIPP', 'Periode mars 2024']), ['payslip']);
+});

@@ -79,7 +79,7 @@ const NOT_AN_INVOICE = /\b(?:(?:this is )?not an? (?:tax |vat )?invoice|keine re
  * ticket, a points statement, an agenda or a table of counts does not.
  */
 const TWO_DECIMALS = /(?<![\d.,])\d+(?:[,.' \u00a0]\d{3})*[.,]\d{2}(?![\d.,])/;
-const SUM_WORDS = new Set(['total', 'totaal', 'summe', 'gesamt', 'gesamtbetrag', 'montant', 'importe', 'jumlah', 'osszesen', 'oesszesen', 'yhteensa', 'kokku', 'kopa', 'viso', 'samtals', 'razem', 'suma', 'celkem', 'ukupno', 'toplam', 'tong', '合計', '合计', '총액']);
+const SUM_WORDS = new Set(['total', 'totaal', 'summe', 'gesamt', 'gesamtbetrag', 'montant', 'importe', 'jumlah', 'osszesen', 'oesszesen', 'yhteensa', 'yhteensae', 'kokku', 'kopa', 'viso', 'samtals', 'razem', 'suma', 'celkem', 'ukupno', 'toplam', 'tong', '合計', '合计', '총액']);
 const sumsASale = (line: string): boolean => /\d\D?\d/.test(line) && foldTokens(line).some((t) => SUM_WORDS.has(t));
 const statesMoney = (raw: string): boolean => TWO_DECIMALS.test(raw) || findAmounts(raw).some((a) => a.currency) || raw.split('\n').some(sumsASale);
 

@@ -18,7 +18,7 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
   ],
   'purchase order': [
     'purchase order', 'bestellung', 'bestellschein', 'bon de commande', 'orden de compra', 'ordine di acquisto', 'ordine d acquisto',
-    'buono d ordine', 'inkooporder', 'bestelbon', 'bestelling', 'inkopsorder', 'indkobsordre', 'innkjopsordre', 'zamowienie',
+    'buono d ordine', 'inkooporder', 'bestelbon', 'bestelling', 'inkopsorder', 'inkoepsorder', 'indkobsordre', 'innkjopsordre', 'zamowienie',
   ],
   quotation: [
     'quotation', 'quote', 'estimate', 'proposal', 'angebot', 'kostenvoranschlag', 'devis', 'presupuesto', 'cotizacion', 'preventivo',
@@ -27,7 +27,7 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
   'delivery note': [
     'delivery note', 'delivery slip', 'packing slip', 'packing list', 'dispatch note', 'goods received note', 'lieferschein',
     'bon de livraison', 'bordereau de livraison', 'albaran', 'nota de entrega', 'documento di trasporto', 'bolla di consegna', 'pakbon',
-    'leveringsbon', 'foljesedel', 'folgeseddel', 'pakkseddel', 'delivery order', 'delivery challan', 'delivery docket', 'wz',
+    'leveringsbon', 'foljesedel', 'foeljesedel', 'folgeseddel', 'pakkseddel', 'delivery order', 'delivery challan', 'delivery docket', 'wz',
     'wydanie zewnetrzne', 'dowod dostawy',
   ],
   'bill of lading': [
@@ -37,7 +37,7 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
   // A bank's slip of a transaction that bought nothing: a cash-machine record, a balance enquiry.
   'bank slip': ['atm transaction record', 'atm transaction', 'atm slip', 'atm receipt', 'atm advice', 'balance enquiry', 'balance inquiry', 'mini statement'],
   'bank statement': ['bank statement', 'credit card statement', 'card statement', 'kontoauszug', 'releve bancaire', 'releve de compte', 'extracto bancario', 'estratto conto', 'rekeningafschrift', 'bankafschrift'],
-  statement: ['statement', 'account statement', 'statement of account', 'kontoubersicht', 'releve', 'estado de cuenta', 'rekeningoverzicht', 'kontoutdrag'],
+  statement: ['statement', 'account statement', 'statement of account', 'kontoubersicht', 'kontouebersicht', 'releve', 'estado de cuenta', 'rekeningoverzicht', 'kontoutdrag'],
   'payment reminder': [
     'reminder', 'payment reminder', 'zahlungserinnerung', 'mahnung', 'relance', 'rappel', 'recordatorio de pago', 'sollecito', 'herinnering',
     'betalingsherinnering', 'aanmaning', 'betalningspaminnelse', 'paminnelse', 'betalingspamindelse', 'maksumuistutus', 'wezwanie do zaplaty',
@@ -63,7 +63,13 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
   agenda: ['agenda', 'tagesordnung', 'ordre du jour', 'orden del dia', 'ordine del giorno', 'dagorde', 'dagordning'],
   itinerary: ['itinerary', 'reiseplan', 'reiseverlauf', 'itineraire', 'itinerario', 'reisschema'],
   'boarding pass': ['boarding pass', 'bordkarte', 'carte d embarquement', 'tarjeta de embarque', 'carta d imbarco', 'instapkaart'],
-  payslip: ['payslip', 'pay slip', 'pay stub', 'earnings statement', 'gehaltsabrechnung', 'lohnabrechnung', 'bulletin de paie', 'bulletin de salaire', 'nomina', 'busta paga', 'loonstrook'],
+  payslip: [
+    'payslip', 'pay slip', 'pay stub', 'salary slip', 'wage slip', 'earnings statement', 'gehaltsabrechnung', 'lohnabrechnung', 'entgeltabrechnung', 'lohnzettel',
+    'bulletin de paie', 'bulletin de salaire', 'fiche de paie', 'nomina', 'recibo de nomina', 'recibo de salario', 'recibo de sueldo', 'recibo de vencimento',
+    'holerite', 'contracheque', 'busta paga', 'cedolino', 'loonstrook', 'lonespecifikation', 'loenespecifikation', 'lonseddel', 'lonnsslipp', 'pasek wynagrodzen', 'odcinek wyplaty',
+  ],
+  // A seller's prices for any buyer, with no sale in it ("TARIFA DE PRECIOS 2024", "Preisliste").
+  'price list': ['price list', 'pricelist', 'preisliste', 'liste de prix', 'grille tarifaire', 'tarif', 'tarifs', 'tarifa', 'tarifa de precios', 'lista de precios', 'listino', 'listino prezzi', 'prijslijst', 'prislista', 'prisliste', 'cennik', 'tabela de precos', 'lista de precos'],
   application: ['application', 'antrag', 'demande', 'solicitud', 'domanda', 'aanvraag'],
   report: ['report', 'bericht', 'rapport', 'informe', 'relazione', 'verslag'],
   certificate: ['certificate', 'zertifikat', 'bescheinigung', 'certificat', 'certificado', 'certificato', 'certificaat'],
@@ -93,7 +99,7 @@ const MAX_TITLE_WORDS = 8;
 const MAX_QUALIFIERS = 3;
 
 const SALUTATION = /^(dear|sehr geehrte|liebe|madame|monsieur|chere?|estimad[oa]s?|gentile|egregio|geachte|beste)\b/;
-const CLOSING = /\b(yours sincerely|yours faithfully|yours truly|sincerely|kind regards|best regards|warm regards|mit freundlichen gruessen|freundliche gruesse|mit besten gruessen|hochachtungsvoll|cordialement|veuillez agreer|salutations distinguees|sentiments distingues|meilleures salutations|atentamente|saludos cordiales|cordialmente|cordiali saluti|distinti saluti|met vriendelijke groet|vriendelijke groeten|med vanlig halsning|med venlig hilsen|med vennlig hilsen)\b/;
+const CLOSING = /\b(yours sincerely|yours faithfully|yours truly|sincerely|kind regards|best regards|warm regards|mit freundlichen gruessen|freundliche gruesse|mit besten gruessen|hochachtungsvoll|cordialement|veuillez agreer|salutations distinguees|sentiments distingues|meilleures salutations|atentamente|saludos cordiales|cordialmente|cordiali saluti|distinti saluti|met vriendelijke groet|vriendelijke groeten|med vanlig halsning|med vaenlig haelsning|med venlig hilsen|med vennlig hilsen)\b/;
 
 /** A German or Dutch compound ending in a long title word ("Mietrechnung", "Sammellieferschein", "Kaufvertrag") titles its kind. */
 const compoundOf = (token: string | undefined, word: string): boolean => token !== undefined && word.length >= 6 && token.length > word.length + 2 && token.endsWith(word);
@@ -184,10 +190,13 @@ export function documentKinds(lines: Line[]): Set<string> {
 /**
  * Words that tell a kind of paper wherever they stand on its first page, not only in its title: no invoice
  * or receipt prints them (folded text: "pay to the order of" on a cheque, a cash machine's "balance
- * enquiry", an employee's "expense claim" listing the receipts it claims).
+ * enquiry", an employee's "expense claim" listing the receipts it claims, a card statement's minimum
+ * payment beside its credit limit).
  */
 const TELLTALES: Record<string, RegExp> = {
   cheque: /\bpay\s?to\s?the\b.{0,120}?\border of\b/,
   'bank slip': /\b(?:balance (?:enquiry|inquiry)|pertanyaan baki)\b/,
   'expense report': /\bexpense (?:claim|report)\b/,
+  // A card's statement asks for a minimum payment against a credit limit; no bill offers to take less.
+  'bank statement': /^(?=.*\b(?:minimum (?:payment|amount)|mindestbetrag|mindestzahlung|paiement minimum|pago minimo|pagamento minimo|minimale betaling)\b)(?=.*\b(?:credit limit|available credit|kreditrahmen|verfuegungsrahmen|limite de credit|limite de credito|limite di credito|kredietlimiet)\b)/,
 };
