@@ -149,3 +149,19 @@ test("the district after a dash on a street's line is address, not a name: it sc
   const [onStreet, alone] = [1, 0].map((i) => Math.max(...scores.filter((c) => c.line.index === i).map((c) => c.score)));
   assert.ok(onStreet < alone - 0.3, `${onStreet} vs ${alone}`);
 });
+
+test("a logo's second line in its own column is no legal line of the sender block's name beside it", () => {
+  const r = read(
+    makePage([
+      [[50, 'Turnpike'], [400, 'INVOICE']],
+      [[400, 'Turnpike Designs']],
+      [[50, 'Designs Co'], [400, '156 University Ave, Toronto']],
+      [[400, 'ON, Canada, M5H 2H7']],
+      'BILL TO',
+      'Jiro Doi',
+      '1954 Bloor Street West',
+      [[300, 'Invoice Number: 14'], [450, 'Amount Due (USD): $2,608.20']],
+    ]),
+  );
+  assert.equal(r.company, 'Turnpike Designs');
+});

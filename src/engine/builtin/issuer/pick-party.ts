@@ -224,6 +224,9 @@ function legalLineUnder(top: NameCandidate, cands: NameCandidate[]): NameCandida
       c.line.index <= top.line.index + 2 &&
       c.score > 0 &&
       hasLegalForm(c.text) &&
+      // In the brand's column: a logo's second line beside a sender block shares its words but is no legal line of it.
+      c.x0 < top.x1 &&
+      c.x1 > top.x0 &&
       (sharesWord(c.text, top.text) || (c.line.index === top.line.index + 1 && Math.abs(c.x0 - top.x0) < 2 * top.line.height)),
   );
   const legal = under.length ? under.reduce((a, b) => (b.score > a.score ? b : a)) : null;
