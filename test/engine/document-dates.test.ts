@@ -103,3 +103,11 @@ test('a document number that begins with the date (yyyymmdd + serial) repairs an
   // A number with decimals is an amount, not a dated serial.
   assert.equal(dateOf('20180306.55'), '2016-03-06');
 });
+
+test("a letter's place and date line dates it, over a fax header or a print stamp above it", () => {
+  const fax = ['16.07.2025 07:58 07121 55513 ELEKTRO HANSELMANN - S. 01/01', 'Elektro Hanselmann GmbH', [[50, 'Immobilien Schönbuch GmbH'], [330, 'Reutlingen, den 15.07.2025']], 'RECHNUNG Nr. 25-0142', 'Rechnungsbetrag 1.952,27 €'];
+  assert.equal(dateOf(fax as FixtureLine[]), '2025-07-15');
+  assert.equal(dateOf(['Imprimé 04/03/2025 10:12', 'Atelier Lumen SARL', 'Paris, le 3 mars 2025', 'FACTURE N° 2025-031', 'Total TTC 1 200,00 €']), '2025-03-03');
+  // A due date field takes no letter date.
+  assert.equal(dateOf(['Atelier Lumen SARL', 'Paris, le 3 mars 2025', 'FACTURE N° 2025-031'], 'due_date'), null);
+});

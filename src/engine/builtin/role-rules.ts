@@ -327,6 +327,9 @@ function labelsOtherDate(before: string[], own: Set<string> = new Set()): boolea
   return at >= 0 && !own.has(before[at]) && !before.slice(at + 1).some((t) => NUMBER_WORDS.has(t) || /^#\d/.test(t));
 }
 
+/** A place, a comma and the word a letter's date line puts before the date (den, le, am, el, a, lì, dnia). */
+const PLACE_AND_DATE = /^\s*\p{Lu}[\p{L}\p{M} .'’()/-]{1,40},\s*(?:(?:den|le|am|el|a|lì|li|il|dnia|d\.)\s+)?/u;
+
 /**
  * The document's first plausible date that is not labelled as some other date. When none is printed
  * legibly, the first one on an OCR'd line once OCR's digit/letter confusions are undone (`repaired`).
@@ -345,6 +348,18 @@ export function dateFallback(lines: Line[], monthFirst: boolean, terms?: FieldTe
     }
     return null;
   };
+  // A letter's place and date ("Reutlingen, den 15.07.2025", "Paris, le 3 mars 2025") dates it, over a fax
+  // header or a print stamp above it.
+  if (!terms || askedDateWords(terms).size === 0) {
+    for (const l of lines) {
+      for (const p of l.phrases) {
+        const head = PLACE_AND_DATE.exec(p.text);
+        const rest = head ? p.text.slice(head[0].length).replace(/[.\s]+$/, '') : '';
+        const found = head ? findDates(rest, { monthFirst }).filter((m) => m.start === 0 && m.end === rest.length && plausibleDate(m.date)) : [];
+        if (found.length) return { line: l, match: { ...found[0], start: found[0].start + head![0].length + l.text.indexOf(p.text), end: found[0].end + head![0].length + l.text.indexOf(p.text) }, repaired: false };
+      }
+    }
+  }
   const plain = first((l) => l.text);
   if (plain) return { ...plain, repaired: false };
   const fixed = first((l) => (readByOcr(l) ? undoOcrMisreads(l.text) : null));
