@@ -313,3 +313,11 @@ test("an address ends at the receipt's title in Portuguese, Spanish or Italian (
     assert.equal(got.address, 'Rua XV de Novembro, 880 Centro - Curitiba/PR', title);
   }
 });
+
+test("an OCR'd total one confusable digit off the sum of the amounts over it is that sum; a total that sums them is kept", () => {
+  const taxi = ['CITYSTAR TAXI PTE. LTD.', 'Date : 05 JAN 2025', 'Metered Fare 18.40', 'Midnight Surcharge 50% 9.20', 'Location Surcharge 3.00', 'Booking Fee 3.30', 'Card Admin Fee 10% 3.39', 'TOTAL S$ 31.29', 'Paid by : VISA ****8831'];
+  assert.equal(read(taxi).total, 37.29);
+  assert.equal(read(taxi.map((l) => l.replace('31.29', '37.29'))).total, 37.29);
+  // Far from any sum over it: kept as read.
+  assert.equal(read(taxi.map((l) => l.replace('31.29', '45.00'))).total, 45);
+});

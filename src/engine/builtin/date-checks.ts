@@ -5,9 +5,8 @@
 // ("2018030610100080498", as tills number their receipts) are other prints of it too.
 import type { Line } from '../layout/lines.js';
 import { findDates, type CalendarDate } from './parse-date.js';
+import { oneConfusableDigit } from './ocr-digits.js';
 
-/** Digits OCR takes for one another. */
-const CONFUSABLE: Record<string, string> = { '0': '68', '6': '058', '8': '0635', '1': '7', '7': '1', '5': '68', '3': '8' };
 
 /** A date as printed on the document, with the OCR confidence (0..1) of its words; null for a text layer. */
 export interface PrintedDate {
@@ -64,13 +63,7 @@ export function plausibleDate(d: CalendarDate, today = new Date()): boolean {
 }
 
 /** true when the two years differ in exactly one digit and OCR confuses those digits. */
-function confusableYears(a: number, b: number): boolean {
-  const x = String(a);
-  const y = String(b);
-  if (x.length !== y.length) return false;
-  const diff = [...x].map((c, i) => [c, y[i]] as const).filter(([c, d]) => c !== d);
-  return diff.length === 1 && (CONFUSABLE[diff[0][0]] ?? '').includes(diff[0][1]);
-}
+const confusableYears = (a: number, b: number): boolean => oneConfusableDigit(String(a), String(b));
 
 export interface CheckedDate {
   date: CalendarDate;

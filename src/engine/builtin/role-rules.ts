@@ -8,6 +8,7 @@ import type { FieldTerms } from './field-terms.js';
 import { findDates, undoOcrMisreads, type DateMatch } from './parse-date.js';
 import { plausibleDate } from './date-checks.js';
 import { findAmounts } from './parse-amount.js';
+import { oneConfusableDigit } from './ocr-digits.js';
 import { pickAmount } from './typed-value.js';
 import { DUE_WORDS, GRAND_TOTAL_WORDS, hasWord, INCLUSIVE_WORDS, KIND_SUM_WORDS, NET_PART_WORDS, TAX_WORDS, OTHER_DATE_WORDS, PARTIAL_TOTAL_WORDS, synonymsOf, TO_PAY_WORDS, tokenize } from './vocabulary.js';
 
@@ -16,10 +17,10 @@ import { DUE_WORDS, GRAND_TOTAL_WORDS, hasWord, INCLUSIVE_WORDS, KIND_SUM_WORDS,
  * "Total"). The payment word starts the line, after a transaction number at most ("05477145 BARZAHLUNG 3.30
  * EUR"; five digits or more: "2 BAR SOAP 3.50" is an item and its quantity).
  */
-const PAYMENT_LINE = /^\W*(?:\d{5,}\s+)?(cash|change|tendered|paid|visa|mastercard|amex|card|debit|credit card|kartenzahlung|barzahlung|bargeld|bar|espèces|cb)\b(?!\s*(?:surcharge|fee|levy)\b)/i;
+const PAYMENT_LINE = /^\W*(?:\d{5,}\s+)?(cash|change|tendered|paid|visa|mastercard|amex|card|debit|credit card|kartenzahlung|barzahlung|bargeld|bar|espèces|cb)\b(?!\s*(?:(?:admin(?:istration)?|processing|service|handling|payment)\s+)?(?:surcharge|fee|levy|charge)\b)/i;
 
-// Not a fee for paying by card ("CARD SURCHARGE 5% $1.84"), which is part of the sum.
-const TENDERED_LINE = /^\W*(?:\d{5,}\s+)?(cash|tendered|paid|amount paid|paid amount|bar|barzahlung|bargeld|gegeben|espèces|visa|mastercard|amex|card|debit|credit card|kartenzahlung|cb)\b(?!\s*(?:surcharge|fee|levy)\b)/i;
+// Not a fee for paying by card ("CARD SURCHARGE 5% $1.84", "Card Admin Fee 10%"), which is part of the sum.
+const TENDERED_LINE = /^\W*(?:\d{5,}\s+)?(cash|tendered|paid|amount paid|paid amount|bar|barzahlung|bargeld|gegeben|espèces|visa|mastercard|amex|card|debit|credit card|kartenzahlung|cb)\b(?!\s*(?:(?:admin(?:istration)?|processing|service|handling|payment)\s+)?(?:surcharge|fee|levy|charge)\b)/i;
 const TAX_SUMMARY = /\b(tax|gst|vat|sst|mwst|ust|tva)\s*(summary|analysis|breakdown|details|übersicht|récapitulatif)\b/i;
 // After the sum tendered, a line that starts with "Balance" is the change handed back ("Cash Recd 500.00",
 // "Balance 197.00"), as tills in South Asia print it.
@@ -70,6 +71,26 @@ function roundedTotal(c: Candidate, lines: Line[]): number | null {
   const rounded = Math.round((v + r) * 100) / 100;
   const shown = lines.slice(at + 1, at + 4).some((l) => findAmounts(l.text).some((a) => a.decimals && Math.abs(a.value - rounded) < 0.005));
   return shown ? rounded : null;
+}
+
+/**
+ * An OCR'd total one confusable digit off the sum of the amounts right above it (a taxi's fare and its
+ * surcharges, 37.29 read as 31.29; a subtotal and its tax): that sum, which the lines above spell out.
+ */
+function totalBySum(c: Candidate, lines: Line[]): number | null {
+  if (c.value.kind !== 'number' || !readByOcr(c.line)) return null;
+  const total = c.value.value.toFixed(2);
+  let sum = 0;
+  let n = 0;
+  for (let i = lines.indexOf(c.line) - 1; i >= 0 && n < 15 && lines[i].page === c.line.page; i--) {
+    const amount = findAmounts(lines[i].text).filter((a) => a.decimals).at(-1);
+    if (!amount) continue;
+    sum += amount.value;
+    n++;
+    const figure = (Math.round(sum * 100) / 100).toFixed(2);
+    if (n >= 2 && oneConfusableDigit(figure, total)) return Number(figure);
+  }
+  return null;
 }
 
 /** An amount whose decimal point OCR lost ("1200" for 12.00) read as the paid sum it spells. */
@@ -200,6 +221,9 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
     for (const c of cands.filter((x) => isBalanceAfterDeduction(x, cands, lines, false))) c.score -= 0.6;
   }
   cands.sort((a, b) => b.score - a.score);
+  const top = cands[0]?.value;
+  const summed = terms.role === 'total' && top?.kind === 'number' ? totalBySum(cands[0], lines) : null;
+  if (summed !== null && top?.kind === 'number') cands[0].value = { ...top, value: summed, amount: { ...top.amount, value: summed } };
   // The best label names a part (subtotal, tax, net) and the payment lines show another sum: the
   // total's own line was not read, and what was paid is the total.
   const best = cands[0];
