@@ -111,3 +111,8 @@ test("a letter's place and date line dates it, over a fax header or a print stam
   // A due date field takes no letter date.
   assert.equal(dateOf(['Atelier Lumen SARL', 'Paris, le 3 mars 2025', 'FACTURE N° 2025-031'], 'due_date'), null);
 });
+
+test('a receipt\'s points expiry and return-by dates are other dates; the sale\'s date, even one OCR misread, is the receipt\'s', () => {
+  const receipt = ocrPage(['AL WAHA HYPER MARKET L.L.C', 'TRN 100234567800003', '20-0ct-2024 20:11:36 POS 12', 'NET TOTAL 558.41', 'Points expire on 31-Dec-2025', 'Returns accepted until 03-Nov-2024'], 85);
+  assert.equal(run([receipt], field('date')).data.date, '2024-10-20');
+});

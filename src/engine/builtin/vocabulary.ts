@@ -148,6 +148,8 @@ export const OTHER_DATE_WORDS = new Set([
   'zahlbar', 'payment', 'payable', 'printed', 'print', 'limite', 'paiement', 'échéance', 'lieferung', 'livraison', 'check',
   'vencimiento', 'vencimento', 'entrega', 'scadenza', 'consegna', 'vervaldatum', 'leverdatum', 'forfaldsdato', 'leveringsdato',
   'dispatch', 'dispatched', 'departure', 'arrival', 'posted', 'expiration', 'fälligkeit', 'bestelldatum', 'auftragsdatum',
+  // A receipt's points or voucher expiry and its return-by date ("Points expire on 31-Dec-2025", "Returns by 05/02/2019").
+  'expire', 'expired', 'expiring', 'return', 'returns', 'exchange', 'gültig', 'verfällt',
   'förfallodatum', 'forfaldsdato', 'forfallsdato', 'fälligkeitsdatum', 'eräpäivä', 'zeitraum', 'leistungszeitraum', 'abrechnungszeitraum',
   // Installation, quote, warranty and accounting-period dates; Polish service, delivery and payment dates.
   'installation', 'instalación', 'instalacion', 'installazione', 'instalação', 'installatie', 'montage', 'presupuesto', 'preventivo',
