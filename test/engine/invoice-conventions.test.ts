@@ -576,3 +576,11 @@ test('a number the invoice refers to ("NFS-e correspondente nº", "Contrato nº"
   // Printed alone, the number referred to is still none.
   assert.equal(read(['Cordeiro & Maia Tecnologia Ltda.', 'FATURA DE SERVIÇOS', 'Valor total R$ 10.122,25', 'NFS-e correspondente nº 0000731'], NUMBER).invoice_number, null);
 });
+
+test('a number\'s label does not run over the number into the next label ("FACTURA A-3391 · Folio fiscal 6F2A…")', () => {
+  const NUMBER: FieldDefinition[] = [{ name: 'invoice_number', type: 'text', description: 'Invoice number' }];
+  const data = read(['Soluciones Industriales del Bajío, S.A. de C.V.', 'FACTURA A-3391 · Folio fiscal 6F2A9C1E-4B7D-4E21-9A33-0C8E5D7B1F42 · (continuación)', 'Total $133,905.76'], NUMBER);
+  assert.equal(data.invoice_number, 'A-3391');
+  // A number sign glued to the number is still the label's.
+  assert.equal(read(['Free SAS', 'Facture n°562044387 du 02 Juillet 2015', 'Total 29,99 €'], NUMBER).invoice_number, '562044387');
+});

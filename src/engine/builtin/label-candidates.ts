@@ -32,6 +32,8 @@ const NUMBER_WORDS = synonymsOf('number');
 const PRICE = /(?<![\d.,/])\d{1,3}(?:[.,\s]\d{3})*[.,]\d{2}(?![\d.,/])/;
 
 const wordsText = (ws: Word[]): string => ws.map((w) => w.text).join(' ');
+/** A label word with its value glued to it: "n°562044387", "No.123", "#A-77", "Factuurnr.2024-100453". */
+const GLUED_VALUE = /^(?:\p{L}*(?:n°|nº|no\.|nr\.)|#)[:.]?(\S*\d\S*)$/iu;
 
 /** A word that ends a label: "Invoice No:", "Total:", "Nr." */
 const endsLabel = (w: Word | undefined): boolean => Boolean(w && /[:#]$/.test(w.text));
@@ -46,6 +48,9 @@ function bestLabelSpan(phrase: Phrase, terms: FieldTerms): { start: number; end:
     if (s > 0 && !/[:;,.|)=+]$/.test(phrase.words[s - 1].text)) continue;
     const tokens: string[] = [];
     for (let e = s; e < Math.min(phrase.words.length, s + MAX_LABEL_WORDS); e++) {
+      // A number's label does not run over a number ("FACTURA A-3391 · Folio fiscal 6F2A…"): that is its value,
+      // unless the label's own number sign is glued to it ("Facture n°562044387").
+      if (terms.role === 'identifier' && e > s && /\d/.test(phrase.words[e].text) && !GLUED_VALUE.test(phrase.words[e].text)) break;
       tokens.push(...wordTokens[e]);
       const { score, matched } = labelScore(tokens, terms);
       // Words in the label that match no term dilute it ("Customer Order No" vs "Order No").
@@ -173,7 +178,7 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
       };
       // "n°562044387", "No.123", "#A-77": the value is glued to the label word.
       // Also a compound label run into its value by OCR ("Factuurnr.2024-100453", "Rechnungsnr.:4711").
-      const glued = /^(?:\p{L}*(?:n°|nº|no\.|nr\.)|#)[:.]?(\S*\d\S*)$/iu.exec(phrase.words[span.end].text)?.[1];
+      const glued = GLUED_VALUE.exec(phrase.words[span.end].text)?.[1];
       const restWords = phrase.words.slice(span.end + 1);
       const rest = glued ? [{ ...phrase.words[span.end], text: glued }, ...restWords] : restWords;
       // Text right after a label needs a separator ("Vendor: ACME"), else it is likely one phrase ("Vendor Services").
