@@ -686,3 +686,49 @@ test('notes under an item that name its parts or labour ("Parts: 1 x cap") do no
   ]);
   assert.deepEqual(rows.map((r) => r.amount), [120, 7.5]);
 });
+
+test('a charge added under the items ("zzgl. Anfahrtspauschale") and a discount beside an amount in words ("… M.N.) Descuento") are no items', () => {
+  const header: FixtureLine = [[50, 'Pos.'], [80, 'Bezeichnung'], [330, 'Menge'], [400, 'Einzelpreis'], [490, 'Gesamt']];
+  const de = tableRows([
+    header,
+    [[50, '1'], [80, 'Gas-Brennwerttherme 25 kW'], [330, '1'], [400, '4.890,00'], [490, '4.890,00']],
+    [[50, '2'], [80, 'Umwälzpumpe 25-60'], [330, '2'], [400, '389,00'], [490, '778,00']],
+    [[80, 'zzgl. Anfahrtspauschale (6 Anfahrten à € 28,00)'], [490, '168,00']],
+    [[400, 'Nettobetrag'], [490, '5.836,00']],
+  ]);
+  assert.deepEqual(de.map((r) => r.amount), [4890, 778]);
+  const mx = tableRows([
+    [[50, 'Cantidad'], [120, 'Descripción'], [400, 'Precio unitario'], [490, 'Importe']],
+    [[50, '12'], [120, 'Válvula de bola 1" NPT'], [400, '$1,245.00'], [490, '$14,940.00']],
+    [[50, '20'], [120, 'Tornillo hexagonal grado 8'], [400, '$386.50'], [490, '$7,730.00']],
+    [[50, '(VEINTIDOS MIL SEISCIENTOS SETENTA PESOS 00/100 M.N.) Descuento'], [490, '$2,796.00']],
+    [[400, 'Subtotal'], [490, '$19,874.00']],
+  ]);
+  assert.deepEqual(mx.map((r) => r.amount), [14940, 7730]);
+});
+
+test('a tax word after a qualifier is more of the amount\'s header ("Totaal excl. btw"); transport costs under the items are a charge', () => {
+  const rows = tableRows([
+    [[51, 'Artikelnr.'], [103, 'Omschrijving'], [285, 'Aantal'], [321, 'Eenheidsprijs'], [390, 'Korting'], [440, 'BTW'], [473, 'Totaal excl. btw']],
+    [[51, '40-1310'], [103, 'Draagverpakking 6-pack'], [290, '5.000'], [340, '0,420'], [400, '5 %'], [440, '21 %'], [514, '1.995,00']],
+    [[51, '55-0020'], [103, 'Stretchfolie 23 μm, rol 500 m'], [300, '24'], [345, '18,90'], [440, '21 %'], [520, '453,60']],
+    [[103, 'Transportkosten (levering Dendermonde)'], [440, '21 %'], [526, '65,00']],
+    [[380, 'Totaal excl. btw'], [500, '€ 2.513,60']],
+  ]);
+  assert.deepEqual(rows.map((r) => r.amount), [1995, 453.6]);
+});
+
+test('tables headed in Turkish and Hungarian: "Mal Hizmet | Miktar | Birim Fiyat | Tutarı", "Megnevezés | Mennyiség | Egységár | Érték"', () => {
+  const tr = tableRows([
+    [[30, 'Sıra No'], [90, 'Mal Hizmet'], [270, 'Miktar'], [340, 'Birim Fiyat'], [420, 'KDV Oranı'], [500, 'Tutarı']],
+    [[30, '1'], [90, 'Pamuklu tişört bisiklet yaka'], [270, '1.200 Adet'], [340, '84,50 TL'], [420, '%10,00'], [500, '91.260,00 TL']],
+    [[30, '2'], [90, 'Denim pantolon slim fit'], [270, '400 Adet'], [340, '389,90 TL'], [420, '%10,00'], [500, '148.162,00 TL']],
+  ]);
+  assert.deepEqual(tr.map((r) => [r.description, r.quantity, r.amount]), [['Pamuklu tişört bisiklet yaka', 1200, 91260], ['Denim pantolon slim fit', 400, 148162]]);
+  const hu = tableRows([
+    [[50, 'Megnevezés'], [280, 'Mennyiség'], [360, 'Egységár'], [470, 'Érték']],
+    [[50, 'Szórólap A5, 4+4 szín'], [280, '5 000'], [360, '34,80'], [470, '174 000']],
+    [[50, 'Névjegykártya'], [280, '2 000'], [360, '57,50'], [470, '115 000']],
+  ]);
+  assert.deepEqual(hu.map((r) => r.description), ['Szórólap A5, 4+4 szín', 'Névjegykártya']);
+});

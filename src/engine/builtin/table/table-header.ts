@@ -3,7 +3,7 @@
 import type { Line } from '../../layout/lines.js';
 import type { Word } from '../../types.js';
 import { labelScore } from '../field-terms.js';
-import { synonymsOf, TAX_WORDS, tokenize } from '../vocabulary.js';
+import { synonymsOf, tokenize } from '../vocabulary.js';
 import { ocrHeaderToken, type TableSub } from './column-roles.js';
 
 export interface Column {
@@ -92,8 +92,8 @@ export function matchHeader(line: Line, last: Line, subs: TableSub[]): Header | 
   if (columns.length === 0) return null;
   // A word in the same phrase after a column's words is more of its header ("Ext. | Price", "Qty | Ord"):
   // it widens that column rather than opening one that would take half of its cells. A rate's or a
-  // discount's header is a column of its own ("Preço Unit. Desc.%", "Price VAT").
-  const ownColumn = (i: number) => /%/.test(words[i].text) || tokens[i].some((t) => TAX_WORDS.has(t) || DISCOUNT_HEADS.has(t));
+  // discount's header is a column of its own ("Preço Unit. Desc.%"); a tax word qualifies ("Totaal excl. btw").
+  const ownColumn = (i: number) => /%/.test(words[i].text) || tokens[i].some((t) => DISCOUNT_HEADS.has(t));
   for (let i = 1; i < words.length; i++) {
     const left = columnOf.get(i - 1);
     if (!usedWords.has(i) && left && samePhrase(i - 1, i) && !ownColumn(i)) {

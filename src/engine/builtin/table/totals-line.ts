@@ -12,6 +12,9 @@ const CHARGE_WORDS = new Set([
   'frais', 'spese', 'spedizione', 'trasporto', 'gastos', 'envío', 'envio', 'portes', 'verzendkosten', 'verzending', 'bezorgkosten', 'fragt',
   // A sum carried over a page break: Übertrag, carried/brought forward, riporto, a riportare, à reporter, suma y sigue.
   'übertrag', 'carried', 'brought', 'riporto', 'riportare', 'reporter', 'sigue', 'merchandise', 'round', 'contributo',
+  // Discounts in other languages, and German "zzgl." (plus) before a charge added under the items.
+  'descuento', 'desconto', 'sconto', 'korting', 'rabat', 'alennus', 'zzgl', 'zuzüglich',
+  'transportkosten', 'vrachtkosten', 'leveringskosten', 'frachtkosten', 'lieferkosten', 'fraktkostnad',
 ]);
 const TOTAL_COMPOUNDS = new Set(['summe', 'gesamt', 'betrag', 'total', 'steuer', 'zahlung']);
 
