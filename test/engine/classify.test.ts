@@ -301,3 +301,20 @@ test('titles spelt with letters that accents do not make (ł, ø, æ, ö) are re
   assert.deepEqual(kinds(['Nordvik Trä AB', 'FÖLJESEDEL', 'Ordernr 4471']), ['delivery note']);
   assert.deepEqual(kinds(['Fjordlys AS', 'LØNNSSLIPP', 'Periode mars 2024']), ['payslip']);
 });
+
+test("a bank's confirmation of a transfer and an insurer's renewal notice are other papers", () => {
+  const transfer = [
+    'Mittelrhein Bank AG', 'Kessler Haustechnik GmbH  Koblenz, 10.05.2024', 'Ausführungsbestätigung SEPA-Überweisung', 'Auftraggeber Kessler Haustechnik GmbH',
+    'IBAN Auftraggeber DE44 5705 0120 0012 3456 78', 'Empfänger Bauer Elektro KG', 'IBAN Empfänger DE21 3706 0193 4455 6677 00', 'Betrag 4.760,00 EUR',
+    'Verwendungszweck Rechnung RE-2024-0815 vom 02.05.2024, Kd-Nr. 30771', 'Ausführungstag 10.05.2024', 'Kontostand nach Buchung: 18.204,37 EUR',
+    'Sie dient nicht als Rechnung und nicht als Quittung im Sinne des § 368 BGB.', 'Mittelrhein Bank AG · Amtsgericht Koblenz HRB 12345 · USt-IdNr. DE123456789',
+  ];
+  const renewal = [
+    'Thistle Mutual', 'Mr Callum Reid  Policy number TMI-MTR-5583021', 'Edinburgh  Date of notice 2 August 2024', 'Your car insurance renewal',
+    'Your premium This year Last year', 'Comprehensive cover £512.80 £468.20', 'Insurance Premium Tax (12%) - included above £61.55 £55.10',
+    'Total annual premium £567.29 £519.19', 'How you pay', 'Payment Date Amount', 'Deposit 1 September 2024 £56.73', 'Total amount payable (APR 0%) £595.83',
+    'This notice is not a request for payment if you pay by Direct Debit.',
+  ];
+  assert.equal(label(transfer), 'other');
+  assert.equal(label(renewal), 'other');
+});

@@ -35,7 +35,15 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
     'lettera di vettura', 'vrachtbrief', 'shipping manifest',
   ],
   // A bank's slip of a transaction that bought nothing: a cash-machine record, a balance enquiry.
-  'bank slip': ['atm transaction record', 'atm transaction', 'atm slip', 'atm receipt', 'atm advice', 'balance enquiry', 'balance inquiry', 'mini statement'],
+  // ... and a bank's confirmation of a transfer it made ("Ausführungsbestätigung SEPA-Überweisung").
+  'bank slip': [
+    'atm transaction record', 'atm transaction', 'atm slip', 'atm receipt', 'atm advice', 'balance enquiry', 'balance inquiry', 'mini statement',
+    'transfer confirmation', 'bank transfer confirmation', 'ausfuehrungsbestaetigung', 'ueberweisungsbestaetigung', 'confirmation de virement',
+    'avis de virement', 'justificante de transferencia', 'comprovativo de transferencia', 'conferma di bonifico', 'bevestiging overschrijving',
+    'potwierdzenie przelewu',
+  ],
+  // An insurer's notice of renewal or its policy schedule ("Your car insurance renewal").
+  'insurance notice': ['renewal notice', 'insurance renewal', 'car insurance renewal', 'motor insurance renewal', 'home insurance renewal', 'policy renewal', 'policy schedule', 'schedule of insurance'],
   'bank statement': ['bank statement', 'credit card statement', 'card statement', 'kontoauszug', 'releve bancaire', 'releve de compte', 'extracto bancario', 'estratto conto', 'rekeningafschrift', 'bankafschrift'],
   statement: ['statement', 'account statement', 'statement of account', 'kontoubersicht', 'kontouebersicht', 'releve', 'estado de cuenta', 'rekeningoverzicht', 'kontoutdrag'],
   'payment reminder': [
@@ -114,8 +122,8 @@ const TITLES = Object.entries(DOCUMENT_TITLES).flatMap(([kind, titles]) => title
 function titledIn(text: string, prominent: boolean, whole = false): string[] {
   const kinds: string[] = [];
   // A subject line ("Objet : Relance - facture n° FV-2024-0877") names the papers it is about: it titles none.
-  // "Your order" names another paper; "Your (credit card) statement" is how a statement titles itself.
-  const yours = (tokens: string[]) => REFERENCE.has(tokens[0] ?? '') && tokens.at(-1) !== 'statement';
+  // "Your order" names another paper; "Your (credit card) statement", "Your car insurance renewal" is how such a paper titles itself.
+  const yours = (tokens: string[]) => REFERENCE.has(tokens[0] ?? '') && !['statement', 'renewal'].includes(tokens.at(-1) ?? '');
   if (yours(foldTokens(text))) return kinds;
   // "STRAIGHT BILL OF LADING – SHORT FORM", "Minutes – Finance Committee": the title is one side of a dash.
   for (const part of text.split(/\s[–—-]\s/)) {
