@@ -165,3 +165,18 @@ test("a logo's second line in its own column is no legal line of the sender bloc
   );
   assert.equal(r.company, 'Turnpike Designs');
 });
+
+test('"CLIENT" heading a block alone, in capitals, is the buyer\'s cue: the seller is the name under "ÉMETTEUR"', () => {
+  const r = read(
+    makePage([
+      [[40, 'FACTURE'], [300, 'Date de facture 03/02/2025']],
+      [[48, 'ÉMETTEUR'], [313, 'CLIENT']],
+      [[48, 'Ardennes Événements SRL'], [313, 'Château de Ferrières SA']],
+      [[48, 'Rue de la Gare 27'], [313, 'Route de Ferrières 2']],
+      [[48, '6900 Marche-en-Famenne'], [313, '4190 Ferrières']],
+      [[48, 'TVA BE 0734.112.908'], [313, 'TVA BE 0421.556.781']],
+      'Total TVAC 15 183,74 €',
+    ]),
+  );
+  assert.equal(r.company, 'Ardennes Événements SRL');
+});

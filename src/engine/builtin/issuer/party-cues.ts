@@ -129,7 +129,9 @@ export function cueOf(phraseText: string): { party: Party; inline: string | null
     const colon = m[1] !== undefined;
     // "Bill to Address:" is a heading too: the rest is a label of its own.
     const rest = /^[\p{L} .]{1,25}:$/u.test(m[2].trim()) ? '' : m[2].trim();
-    if (p.colonOnly && !colon) continue;
+    // ... unless it heads a block alone, in capitals ("CLIENT" over the buyer's name beside "ÉMETTEUR").
+    const heading = rest === '' && /^\W{0,2}\p{Lu}{6,}\W{0,2}$/u.test(text);
+    if (p.colonOnly && !colon && !heading) continue;
     // "Customer No: 12" or "Supplier portal" is not the cue of a block.
     if (!colon && rest !== '' && p.single) continue;
     return { party: p.party, inline: rest === '' ? null : rest };
