@@ -732,3 +732,12 @@ test('tables headed in Turkish and Hungarian: "Mal Hizmet | Miktar | Birim Fiyat
   ]);
   assert.deepEqual(hu.map((r) => r.description), ['Szórólap A5, 4+4 szín', 'Névjegykártya']);
 });
+
+test('a Belgian service invoice\'s "Prestation" column is the description', () => {
+  const rows = tableRows([
+    [[40, 'Réf.'], [110, 'Prestation'], [330, 'Qté'], [370, 'P.U. HTVA'], [440, 'TVA'], [490, 'Total HTVA']],
+    [[40, 'L01'], [110, 'Location chapiteau 10 x 20 m'], [335, '1'], [370, '3 450,00'], [440, '21 %'], [490, '3 450,00']],
+    [[40, 'T02'], [110, 'Service traiteur, menu gala'], [335, '120'], [375, '68,00'], [440, '12 %'], [490, '8 160,00']],
+  ]);
+  assert.deepEqual(rows.map((r) => [r.description, r.amount]), [['Location chapiteau 10 x 20 m', 3450], ['Service traiteur, menu gala', 8160]]);
+});

@@ -10,7 +10,7 @@ export type ColumnRole = 'description' | 'quantity' | 'unit_price' | 'amount' | 
 /** Header words beyond the shared synonym groups: abbreviations and other languages of column headers. */
 const EXTRA_HEADER_WORDS: Record<Exclude<ColumnRole, 'other'>, string[]> = {
   // Turkish "Mal Hizmet" (goods, service), "Açıklama"; Hungarian "Megnevezés"; Czech "Název", "Položka".
-  description: ['descr', 'desc', 'artikelbezeichnung', 'leistungsbeschreibung', 'produkt', 'produit', 'text', 'mal', 'hizmet', 'açıklama', 'aciklama', 'ürün', 'urun', 'megnevezés', 'megnevezes', 'název', 'nazev', 'položka', 'polozka'],
+  description: ['descr', 'desc', 'artikelbezeichnung', 'leistungsbeschreibung', 'produkt', 'produit', 'text', 'mal', 'hizmet', 'açıklama', 'aciklama', 'ürün', 'urun', 'megnevezés', 'megnevezes', 'název', 'nazev', 'položka', 'polozka', 'prestation', 'prestations', 'prestazione', 'prestación', 'prestacion'],
   quantity: ['anz', 'stck', 'nb', 'nbre', 'pieces', 'miktar', 'mennyiség', 'mennyiseg', 'množství', 'mnozstvi'],
   unit_price: ['unitaire', 'einzelpr', 'vk', 'ek', 'fiyat', 'fiyatı', 'fiyati', 'egységár', 'egysegar'],
   amount: ['gesamtpreis', 'positionsbetrag', 'extension', 'ext', 'subtotal', 'net', 'netto', 'value', 'wert', 'wartość', 'wartosc', 'tutar', 'tutarı', 'tutari', 'összeg', 'osszeg', 'érték', 'ertek'],
