@@ -180,3 +180,21 @@ test('"CLIENT" heading a block alone, in capitals, is the buyer\'s cue: the sell
   );
   assert.equal(r.company, 'Ardennes Événements SRL');
 });
+
+test('the company over a Nordic attention line ("Att.: Mette Kjær") is the addressee, not the seller', () => {
+  // The addressee's name set larger than the seller's, as window-envelope letters print it.
+  const r = read(
+    ocrPage([
+      [[420, 'Nørrebro Kaffebrænderi ApS']],
+      [[50, 'Faktura'], [420, 'Guldbergsgade 71']],
+      [[420, '2200 København N']],
+      [[420, 'CVR-nr. 38 41 27 65']],
+      [[50, 'Kontorhuset Vesterbro ApS'], [300, 'Fakturanr.'], [422, '20451']],
+      [[50, 'Att.: Mette Kjær'], [300, 'Fakturadato'], [399, '04-03-2025']],
+      [[50, 'Vesterbrogade 149, 3. sal']],
+      [[50, '1620 København V']],
+      'I alt DKK 12.437,50',
+    ], { tall: [4], tallBy: 1.3 }),
+  );
+  assert.equal(r.company, 'Nørrebro Kaffebrænderi ApS');
+});

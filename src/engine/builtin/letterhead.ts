@@ -93,8 +93,8 @@ const CODE_WORD = /^(?=\S*(?:\p{L}\d|\d\p{L}|\p{L}[!|?]\p{L}))[^\s\p{Ll}]{5,}$/u
  * addressee, not the issuer, unless a company's name follows ("Mr D.I.Y. Trading Sdn Bhd").
  */
 const HONORIFIC = /^(?:mr|mrs|ms|miss|dhr|mevr|mw|herrn?|frau|mme|mlle|m|sr|sra|srta|sig|sig\.ra|pan|pani)$/;
-/** "For the attention of" and its kin in other languages: who the document goes to. */
-export const ATTENTION = /^\W*(?:attn\b|attention\b|for\s+the\s+attention|à\s+l['’]attention|a\s+l['’]attention|z\.\s?hd\.?|zu\s+händen|t\.a\.v\.|all['’]attenzione|a\s+la\s+atención|c\/o\b)/iu;
+/** "For the attention of" and its kin in other languages (the Nordic "Att.:"): who the document goes to. */
+export const ATTENTION = /^\W*(?:attn\b|att[.:]|attention\b|for\s+the\s+attention|à\s+l['’]attention|a\s+l['’]attention|z\.\s?hd\.?|zu\s+händen|t\.a\.v\.|all['’]attenzione|a\s+la\s+atención|c\/o\b)/iu;
 export function addressedPerson(text: string): boolean {
   if (ATTENTION.test(text.replace(/[’‘`´]/g, "'"))) return true;
   const [first, next] = text.split(/\s+/);
