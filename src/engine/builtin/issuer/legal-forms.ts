@@ -4,13 +4,13 @@ import type { Line, Phrase } from '../../layout/lines.js';
 
 /**
  * Forms that are not ordinary words, matched anywhere in a name as a word of their own (US/UK/IN/AU/SG,
- * DE/AT/CH, FR/BE/LU, ES/IT/PT/BR, NL, Nordic, CEE, Baltic, GR, TR, PE, VN, MY/ID, JP, RU).
+ * DE/AT/CH, FR/BE/LU, ES/IT/PT/BR, NL, Nordic, CEE, Baltic, GR, TR, PE, VN, MY/ID, TH, JP, RU).
  */
 const STRONG_FORM =
-  /(?:^|[\s,(&])(gmbh|mbh|m\.b\.h|ges\.?\s?m\.?b\.?h|kgaa|ltd|private\s+limited|proprietary\s+limited|limited|llc|l\.l\.c|inc|incorporated|corp|corporation|plc|llp|pllc|sarl|s\.à\s?r\.l|s\.a\.r\.l|sàrl|eurl|sasu|s\.a\.s|s\.a|s\.l|s\.p\.a|s\.r\.l|s\.r\.o|s\.n\.c|s\.l\.u|s\.coop|v\.o\.f|c\.v\.a|a\/s|aps|oyj|oy|bvba|b\.v|n\.v|sdn\.?\s*bhd|bhd|berhad|pte|pty|pvt|kft|zrt|ltda|lda|sp\.\s?z\s?[o0]\.\s?[o0]|sagl|d\.[o0]\.[o0]|k\.k|ooo|pjsc|jsc|tbk|e\.\s?k|ohg|gbr|dac|a\.s|spol\.\s?s\s?r\.o|a\.\s?e|o\.\s?e|e\.\s?e|a\.ş|tnhh|ltd\.?\s?şti|uab|oü|ehf|d\.d|s\.a\.c|e\.i\.r\.l|c\.\s?v|r\.\s?l|co\.|&\s?co)\.?(?=$|[\s,.)])/iu;
+  /(?:^|[\s,(&])(gmbh|mbh|m\.b\.h|ges\.?\s?m\.?b\.?h|kgaa|ltd|private\s+limited|proprietary\s+limited|limited|llc|l\.l\.c|inc|incorporated|corp|corporation|plc|llp|pllc|sarl|s\.à\s?r\.l|s\.a\.r\.l|sàrl|eurl|sasu|s\.a\.s|s\.a|s\.l|s\.p\.a|s\.r\.l|s\.r\.o|s\.n\.c|s\.l\.u|s\.coop|v\.o\.f|c\.v\.a|a\/s|aps|oyj|oy|bvba|b\.v|n\.v|sdn\.?\s*bhd|bhd|berhad|pte|pty|pvt|kft|zrt|ltda|lda|sp\.\s?z\s?[o0]\.\s?[o0]|sagl|d\.[o0]\.[o0]|k\.k|ooo|pjsc|jsc|tbk|e\.\s?k|ohg|gbr|dac|a\.s|spol\.\s?s\s?r\.o|a\.\s?e|o\.\s?e|e\.\s?e|a\.ş|tnhh|ltd\.?\s?şti|uab|oü|ehf|d\.d|s\.a\.c|e\.i\.r\.l|c\.\s?v|r\.\s?l|pcl|co\.|&\s?co)\.?(?=$|[\s,.)])/iu;
 
 /** Short forms that are also ordinary words or units ("AS", "SA", "KG"): only in capitals, ending the name. */
-const WEAK_FORM = /\s(AG|KG|UG|SA|SL|SAS|SE|AS|ASA|AB|NV|BV|CV|CC|KK|SpA|SPA|Srl|SRL|SRO|PC|LP|Co|CO|OG|SARL)\.?$/;
+const WEAK_FORM = /\s(AG|KG|UG|SA|SL|SAS|SE|AS|ASA|AB|NV|BV|CV|CC|KK|SpA|SPA|Srl|SRL|SRO|PC|LP|Co|CO|OG|SARL|SNC|Snc)\.?$/;
 
 /** Words of business names that are not legal forms: a shop or trade, still a sign of a name. */
 const TRADE_WORD =
