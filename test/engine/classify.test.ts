@@ -318,3 +318,18 @@ test("a bank's confirmation of a transfer and an insurer's renewal notice are ot
   assert.equal(label(transfer), 'other');
   assert.equal(label(renewal), 'other');
 });
+
+test('a Quebec invoice (FACTURE, TPS/TVQ, "Facturer à", "Bon de commande") is an invoice, though it thanks its customer', () => {
+  const lines = [
+    'Atelier Boréal inc.', '2150, rue Saint-Denis', 'Montréal (Québec) H2X 3K8', 'TPS : 812345678 RT0001', 'TVQ : 1234567890 TQ0001',
+    'FACTURE No de facture 2024-0412', 'Date 2024-11-15', 'Échéance 2024-12-15', 'Bon de commande BC-88127', 'FACTURER À LIVRER À',
+    'Description Qté Prix unitaire Montant', 'Table de salle à manger en érable 1 2 480,00 $ 2 480,00 $', 'Sous-total 5 595,00 $',
+    'TPS (5 %) 289,00 $', 'TVQ (9,975 %) 576,56 $', 'TOTAL (CAD) 6 645,56 $', 'Merci de votre confiance !',
+  ];
+  assert.equal(label(lines), 'invoice');
+});
+
+test('a tax office\'s assessment and an event\'s e-ticket are other papers; opening hours are no time of a sale', () => {
+  assert.equal(label(['Finanzamt Freiburg-Stadt Steuernummer 06471/12345', 'Datum 17.06.2024', 'Bescheid für 2023 über Einkommensteuer, Solidaritätszuschlag und Kirchensteuer', 'Festgesetzt werden 14.286,00 €', 'Bitte zahlen Sie den Betrag von 444,96 € spätestens am 22.07.2024 an die Kasse des Finanzamts', 'IBAN DE08 6800 0000 0068 0015 05', 'Öffnungszeiten: Mo-Mi 7:30-15:30, Do 7:30-17:30, Fr 7:30-12:00']), 'other');
+  assert.equal(label(['ENTRADA', 'Localizador: SND-7Q4K-2291', 'E-TICKET - Sonoridades 2024', 'Sábado, 19 de octubre de 2024 - Apertura de puertas 20:00 - Inicio 21:00', 'Precio 45,00 €', 'Total 48,50 € (IVA incluido)', 'Forma de pago Tarjeta Visa ***0932', 'No se admiten cambios ni devoluciones']), 'other');
+});

@@ -741,3 +741,34 @@ test('a Belgian service invoice\'s "Prestation" column is the description', () =
   ]);
   assert.deepEqual(rows.map((r) => [r.description, r.amount]), [['Location chapiteau 10 x 20 m', 3450], ['Service traiteur, menu gala', 8160]]);
 });
+
+test('"Desc. %" heads a discount column, and "Artikel" beside "Bezeichnung" the code: the description is the text column', () => {
+  const pt = read([
+    [[50, 'Artigo'], [100, 'Descrição'], [290, 'Qtd.'], [330, 'Preço Unit.'], [410, 'Desc. %'], [470, 'Valor']],
+    [[50, 'AZ-0112'], [100, 'Azeite Virgem Extra 5 L'], [290, '6'], [330, '32,90'], [410, '5,00'], [470, '187,53']],
+    [[50, 'AR-0450'], [100, 'Arroz Carolino 1 kg'], [290, '8'], [330, '14,80'], [410, '0,00'], [470, '118,40']],
+    [[330, 'Total (EUR)'], [470, '305,93']],
+  ]);
+  assert.deepEqual(pt.rows.map((r) => r.description), ['Azeite Virgem Extra 5 L', 'Arroz Carolino 1 kg']);
+  assert.deepEqual(amounts(pt.rows), [187.53, 118.4]);
+  const ch = read([
+    [[50, 'Pos.'], [80, 'Artikel'], [140, 'Bezeichnung'], [330, 'Menge'], [380, 'Preis'], [470, 'Betrag']],
+    [[50, '10'], [80, '41.2210'], [140, 'Wärmepumpe Luft/Wasser'], [330, '1'], [380, '12490.00'], [470, '12490.00']],
+    [[50, '20'], [80, '55.0102'], [140, 'Montage Heizung'], [330, '18.50'], [380, '118.00'], [470, '2183.00']],
+    [[380, 'Total'], [470, '14673.00']],
+  ]);
+  assert.deepEqual(ch.rows.map((r) => r.description), ['Wärmepumpe Luft/Wasser', 'Montage Heizung']);
+});
+
+test('a Greek item table (Περιγραφή, Ποσ., Τιμή, Έκπτ.%, Καθαρή αξία) gives its rows', () => {
+  const t = read([
+    [[50, 'Κωδικός'], [110, 'Περιγραφή'], [280, 'Ποσ.'], [320, 'Τιμή'], [370, 'Έκπτ.%'], [420, 'Καθαρή αξία']],
+    [[50, 'HW-1187'], [110, 'Φορητός υπολογιστής'], [280, '5'], [320, '849,00'], [370, '8,00'], [420, '3.905,40']],
+    [[50, 'SW-0400'], [110, 'Άδεια Microsoft 365'], [280, '5'], [320, '148,00'], [370, '0,00'], [420, '740,00']],
+    [[320, 'Σύνολο αξίας'], [420, '4.645,40']],
+  ]);
+  assert.deepEqual(t.rows, [
+    { description: 'Φορητός υπολογιστής', quantity: 5, unit_price: 849, amount: 3905.4 },
+    { description: 'Άδεια Microsoft 365', quantity: 5, unit_price: 148, amount: 740 },
+  ]);
+});

@@ -584,3 +584,48 @@ test('a number\'s label does not run over the number into the next label ("FACTU
   // A number sign glued to the number is still the label's.
   assert.equal(read(['Free SAS', 'Facture n°562044387 du 02 Juillet 2015', 'Total 29,99 €'], NUMBER).invoice_number, '562044387');
 });
+
+test('a sum of discounts in another language ("Total Descontos") is a part of the total, not the total', () => {
+  const TOTAL: FieldDefinition[] = [{ name: 'total', type: 'number', description: 'Total amount to pay, including tax' }];
+  const data = read(
+    [
+      'Lusitana - Comércio de Produtos Alimentares, Lda.',
+      [[350, 'Total Ilíquido'], [480, '821,18 €']],
+      [[350, 'Total Descontos'], [480, '30,00 €']],
+      [[350, 'Total IVA'], [480, '77,57 €']],
+      [[50, '23,00 % 116,11 26,71'], [350, 'Total (EUR)'], [480, '868,75 €']],
+    ],
+    TOTAL,
+  );
+  assert.equal(data.total, 868.75);
+});
+
+test('a header row over its values takes its value though a time on the value line has a colon ("11:42")', () => {
+  const NUMBER: FieldDefinition[] = [{ name: 'invoice_number', type: 'text', description: 'Invoice number' }];
+  const grid: FixtureLine[] = [
+    'ΚΥΚΛΑΔΙΚΗ ΠΛΗΡΟΦΟΡΙΚΗ Α.Ε.',
+    [[60, 'Σειρά'], [160, 'Αριθμός'], [260, 'Ημερομηνία'], [360, 'Ώρα']],
+    [[60, 'ΤΠΔ'], [160, '1542'], [260, '23/10/2024'], [360, '11:42']],
+  ];
+  assert.equal(read(grid, NUMBER).invoice_number, '1542');
+});
+
+test('Greek and Hungarian labels: the amount payable, the serial number ("Sorszám")', () => {
+  const FIELDS: FieldDefinition[] = [
+    { name: 'invoice_number', type: 'text', description: 'Invoice number' },
+    { name: 'total', type: 'number', description: 'Total amount to pay, including tax' },
+  ];
+  const gr = read(
+    ['ΚΥΚΛΑΔΙΚΗ ΠΛΗΡΟΦΟΡΙΚΗ Α.Ε.', 'ΤΙΜΟΛΟΓΙΟ ΠΩΛΗΣΗΣ', [[300, 'Σύνολο αξίας'], [480, '6.854,50']], [[300, 'Έκπτωση'], [480, '467,56']], [[300, 'Καθαρή αξία'], [480, '6.386,94']], [[300, 'ΦΠΑ 24%'], [480, '1.532,87']], [[300, 'ΠΛΗΡΩΤΕΟ ΠΟΣΟ (€)'], [480, '7.919,81']]],
+    FIELDS,
+  );
+  assert.equal(gr.total, 7919.81);
+  const hu = read([[[50, 'Kovács és Társa'], [400, 'SZÁMLA']], [[400, 'Sorszám: KT-2024-000318']], [[300, 'Fizetendő végösszeg:'], [450, '1 252 054 Ft']]], FIELDS);
+  assert.deepEqual(hu, { invoice_number: 'KT-2024-000318', total: 1252054 });
+});
+
+test('a due date in Romanian ("Data scadenţei") is not the invoice date', () => {
+  const DATE: FieldDefinition[] = [{ name: 'date', type: 'date', description: 'Invoice date' }];
+  const data = read(['Carpatic Consult S.R.L.', 'FACTURA', 'Nr. factura: CCS-00457', 'Data scadentei: 11.07.2024', 'Data (ziua, luna, anul): 11.06.2024'], DATE);
+  assert.equal(data.date, '2024-06-11');
+});

@@ -331,3 +331,30 @@ test('a name set solid as a narrow stack of lines is read whole, its title besid
   assert.equal(read(page(['Nordwerk', 'Anlagenbau Nordwerk GmbH', 'Bahnhofstraße 56', '28197 Bremen'])), 'Anlagenbau Nordwerk GmbH');
   assert.equal(read(page(['Harbour', 'Coastline Freight Limited', 'P.O. Box 58602-00100', 'Nairobi'])), 'Coastline Freight Limited');
 });
+
+test('a legal name broken over a logo\'s lines is read whole where the page prints it whole (the payment slip)', () => {
+  const p = page(['B Bergmann', 'Haustechnik AG', 'Industriestrasse 27 · 8604 Volketswil', 'MWST-Nr. CHE-123.456.789 MWST', 'Rechnung RE-2024-1187', ...items(14), 'Zahlbar an', 'CH44 3199 9123 0008 8901 2', 'Bergmann Haustechnik AG', 'Industriestrasse 27'], [0]);
+  assert.equal(read(p), 'Bergmann Haustechnik AG');
+  // Printed nowhere whole, the name stays as the letterhead's legal line gives it.
+  assert.equal(read(page(['B Bergmann', 'Haustechnik AG', 'Industriestrasse 27 · 8604 Volketswil', 'Rechnung RE-2024-1187', ...items(3)], [0])), 'Haustechnik AG');
+});
+
+test('a word of a priced item row ("Onlineshop-Modul") labels no seller', () => {
+  const p = page([
+    'JANA HOFFMANN',
+    'Jana Hoffmann · Lindenstraße 12 · 04109 Leipzig',
+    [[50, 'Rechnungsempfänger:'], [350, 'Rechnungsnr. 2024-031']],
+    'Brauhaus Kessler GmbH',
+    [[50, '1'], [62, 'Konzeption & Wireframes'], [360, '12,50 Std.'], [430, '85,00 €'], [490, '1.062,50 €']],
+    [[50, '2'], [62, 'Frontend-Entwicklung (Vue.js), Onlineshop-Modul'], [360, '31,75 Std.'], [430, '85,00 €'], [490, '2.698,75 €']],
+    [[50, '3'], [62, 'Anbindung Warenwirtschaft / REST-Schnittstelle'], [360, '9 Std.'], [430, '95,00 €'], [490, '855,00 €']],
+  ], [0]);
+  assert.equal(read(p), 'JANA HOFFMANN');
+});
+
+test('the seller\'s cue in Slovak and Romanian, also as OCR reads "Dodávateľ:" ("Dodavatel’:"), names the legal name over the logo\'s brand', () => {
+  const sk = page(['TECHNOSERVIS', 'klimatizácie - vzduchotechnika', [[50, 'Dodavatel’:'], [320, 'Odberatel:']], [[50, 'TECHNOSERVIS Žilina, s.r.o.'], [320, 'Hotel Dubná Skala a.s.']], [[50, 'Vysokoškolákov 52'], [320, 'Hurbanova 345/8']], [[50, '010 08 Žilina'], [320, '010 01 Žilina']]], [0], 1.8);
+  assert.equal(read(sk), 'TECHNOSERVIS Žilina, s.r.o.');
+  const ro = page([[[50, 'Furnizor: Carpatic Consult S.R.L.'], [330, 'Cumpărător:']], [[50, 'CIF: RO28765432'], [330, 'Transilvania Logistic Hub S.A.']], [[50, 'Sediul: Str. Memorandumului nr. 28'], [330, 'CIF: RO34512876']], 'FACTURA']);
+  assert.equal(read(ro), 'Carpatic Consult S.R.L.');
+});

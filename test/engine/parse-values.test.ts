@@ -109,3 +109,10 @@ test('a star alone before an amount with decimals is a Turkish receipt\'s mark, 
   assert.deepEqual(findAmounts('KART ****4204').map((a) => a.value), []);
   assert.deepEqual(findAmounts('Card *4204').map((a) => a.value), []);
 });
+
+test('a dash closing a yen amount ("¥1,157,432-", as Japanese bills print it) is not a minus', () => {
+  assert.equal(parseAmount('¥1,157,432-'), 1157432);
+  assert.equal(parseAmount('JPY 48,000-'), 48000);
+  // Other amounts keep the trailing minus of accounting systems.
+  assert.equal(parseAmount('562,60-'), -562.6);
+});

@@ -2,7 +2,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import sharp from 'sharp';
-import { closeOcr, recognize } from '../../src/engine/read/ocr.js';
+import { closeOcr, recognize, type GrayImage } from '../../src/engine/read/ocr.js';
 
 /**
  * Bytes of the WebAssembly memories of this process (tesseract's is the only one here): V8 maps each
@@ -25,13 +25,14 @@ function wasmBytes(): number {
 }
 
 /** An A4 page at 300 dpi with `lines` rows of words, as a rendered scan would be. */
-async function scanPage(seed: number): Promise<Buffer> {
+async function scanPage(seed: number): Promise<GrayImage> {
   const rows = Array.from({ length: 40 }, (_, i) => {
     const n = (seed * 7919 + i * 104729) % 100000;
     return `<text x="${150 + (i % 3) * 60}" y="${250 + i * 75}" font-size="42" font-family="DejaVu Sans, sans-serif">Item ${i + 1} of order ${n} price ${(n / 100).toFixed(2)} EUR</text>`;
   });
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="2480" height="3508"><rect width="100%" height="100%" fill="white"/>${rows.join('')}</svg>`;
-  return sharp(Buffer.from(svg)).greyscale().png({ compressionLevel: 1 }).toBuffer();
+  const { data, info } = await sharp(Buffer.from(svg)).greyscale().raw().toBuffer({ resolveWithObject: true });
+  return { gray: new Uint8Array(data.buffer, data.byteOffset, info.width * info.height), width: info.width, height: info.height };
 }
 
 describe('tesseract memory', { skip: !existsSync('/proc/self/smaps') && 'needs /proc/self/smaps' }, () => {

@@ -321,3 +321,23 @@ test("an OCR'd total one confusable digit off the sum of the amounts over it is 
   // Far from any sum over it: kept as read.
   assert.equal(read(taxi.map((l) => l.replace('31.29', '45.00'))).total, 45);
 });
+
+test('a trading name ending "& CO." over the legal name gives the legal name', () => {
+  const data = read(['PAGES & CO.', 'BOOKSELLERS', 'Pages and Company Pty Ltd', 'ABN 12 345 678 901', 'Shop 3, 210 Brunswick St', 'Fitzroy VIC 3065', '14/03/2024 15:20 Reg 1', 'Notebook A5 24.00', 'TOTAL AUD 95.90']);
+  assert.equal(data.company, 'Pages and Company Pty Ltd');
+});
+
+test('a card terminal\'s "Merchant 1209445" labels no name under it', () => {
+  const data = read(['DE HAMER', 'Bouwmarkt De Hamer B.V.', 'Industrieweg 18', '3542 AD Utrecht', 'Datum: 28-03-2024 10:33', 'Kwast synth. 50mm 3,79', 'TOTAAL 80,28', 'PIN 80,28', '*** PINBETALING ***', 'Terminal TX8844102', [[50, 'Merchant'], [300, '1209445']], [[50, 'Kaa rt'], [300, 'Maestro']], [[50, 'Kaartnr'], [300, '****1234']], 'Bedankt en tot ziens!']);
+  assert.equal(data.company, 'Bouwmarkt De Hamer B.V.');
+});
+
+test('a house number OCR glued to its street ("3Kings Parade") is address, not the shop\'s name', () => {
+  const data = read(['BEAN & LEAF', '3Kings Parade', 'Cambridge CB2 1SJ', 'VAT No: 287 654321', '05/03/24 08:02 Till 1', 'Flat White 3.40', 'TOTAL 13.20', 'Cash 20.00']);
+  assert.equal(data.company, 'BEAN & LEAF');
+});
+
+test('a ride\'s "From:" and "To:" name where it began and ended, not the taxi company', () => {
+  const data = read(['HARBOUR CITY CABS', 'Harbour City Cabs Pty Ltd', 'ABN 98 765 432 109', '45 Parramatta Rd', 'Annandale NSW 2038', 'Sat 23-Mar-2024 23:48', 'Taxi: T4417 Driver: 204871', 'From: Sydney Airport T1', 'To: Crown St, Surry Hills', 'Distance 11.4 km', 'Fare 41.60', 'TOTAL 59.47']);
+  assert.equal(data.company, 'Harbour City Cabs Pty Ltd');
+});

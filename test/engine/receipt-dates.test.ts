@@ -61,3 +61,8 @@ test('an ISO date with the time glued to it, and a month before the day spelt wi
   assert.equal(ocrDate(['CORNER DRUG MART', '0CT 07 2021 10:37', 'Total 9.28']), '2021-10-07');
   assert.equal(ocrDate(['CORNER DRUG MART', 'N0V 3, 2021', 'Total 9.28']), '2021-11-03');
 });
+
+test('the dates of a till\'s permit block ("Date Issued" beside "Valid Until") are not the sale\'s', () => {
+  const lines = ['SARI FRESH CONVENIENCE CORP.', 'OFFICIAL RECEIPT', 'OR#: 00084215 Cashier: Joy', '02/29/2024 12:05:33 PM', 'PANDESAL 10PCS 45.00', 'TOTAL DUE PHP 359.25', 'POS Provider: ABC Systems Inc.', 'Accred No: 0123456789012345', 'Date Issued: 07/01/2019', 'Valid Until: 06/30/2024'];
+  assert.equal(date(lines), '2024-02-29');
+});

@@ -82,7 +82,13 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
   report: ['report', 'bericht', 'rapport', 'informe', 'relazione', 'verslag'],
   certificate: ['certificate', 'zertifikat', 'bescheinigung', 'certificat', 'certificado', 'certificato', 'certificaat'],
   // Fines and official notices ("PENALTY CHARGE NOTICE", "Bußgeldbescheid", "Avis de contravention").
-  notice: ['notice', 'penalty notice', 'notification', 'bussgeldbescheid', 'verwarnung', 'avis de contravention', 'contravention', 'multa', 'contravvenzione', 'boete'],
+  // ... and a tax office's assessment ("Bescheid für 2023 über Einkommensteuer", "Notice of assessment").
+  notice: [
+    'notice', 'penalty notice', 'notification', 'bussgeldbescheid', 'verwarnung', 'avis de contravention', 'contravention', 'multa', 'contravvenzione', 'boete',
+    'bescheid', 'steuerbescheid', 'einkommensteuerbescheid', 'tax assessment', 'notice of assessment', 'assessment notice', 'avis d imposition', 'aanslag',
+  ],
+  // A ticket to an event, bought before it: admission, not the receipt of the sale.
+  'event ticket': ['e ticket', 'eticket', 'event ticket', 'admission ticket', 'concert ticket', 'eintrittskarte', 'billet d entree', 'biglietto d ingresso', 'toegangsbewijs'],
   form: ['form', 'application form', 'change of address', 'formular', 'formulaire', 'formulario', 'modulo', 'formulier', 'blankett'],
   'deposit slip': ['deposit slip', 'paying in slip', 'paying in', 'einzahlungsschein', 'einzahlungsbeleg', 'bordereau de remise', 'ficha de deposito', 'distinta di versamento', 'stortingsbewijs'],
   // An event's or a conference's programme ("PROGRAMA", "Tagungsprogramm").

@@ -90,8 +90,8 @@ function valueBelow(lines: Line[], line: Line, x0: number, x1: number): Phrase[]
     .sort((a, b) => a.y0 - b.y0)
     .slice(0, 3);
   for (const { l, p } of below) {
-    // A line that holds its own "label: value" is not the value of the label above it.
-    if (p && !/:\s*\S/.test(l.text) && !/:$/.test(p.text)) out.push(p);
+    // A line that holds its own "label: value" is not the value of the label above it (a time's colon is no label's).
+    if (p && !/(?:^|[^\d\s])\s*:\s*\S/u.test(l.text) && !/:$/.test(p.text)) out.push(p);
   }
   return out;
 }

@@ -23,6 +23,8 @@ export interface NameCandidate {
   x1: number;
   /** The name opens the issuer's legal mention (capital, register entry). */
   registered?: boolean;
+  /** The name stands under or beside a cue naming its party ("Supplier:", "Dodávateľ:"). */
+  cued?: boolean;
 }
 
 /**
@@ -342,12 +344,12 @@ export function cuedCandidates(lines: Line[], cues: Cue[]): NameCandidate[] {
     // "Make checks payable to ACME Plumbing Inc. We accept Visa/MC.": the name ends with its legal form.
     const raw = cue.inline && nameBeforeAddress(cue.inline.split(/\s*,\s+(?=\p{L}[\p{L}\s-]*:)/u)[0]);
     const inline = raw && cleanName(hasLegalForm(raw) ? cutAtLegalForm(raw) : raw, ocr, 3);
-    if (inline) out.push({ text: inline, line: cue.line, score: (cue.thanks || givenNameAlone(inline) ? 0.9 : 1.2) + nameEvidence(inline, cue.line), x0: cue.phrase.x0, x1: cue.phrase.x1 });
+    if (inline) out.push({ text: inline, line: cue.line, score: (cue.thanks || givenNameAlone(inline) ? 0.9 : 1.2) + nameEvidence(inline, cue.line), x0: cue.phrase.x0, x1: cue.phrase.x1, cued: true });
     if (cue.inline) continue;
     // The party's numbers may come first under the cue ("Verkäufer:" / "Nummer : 549910" / "ACME GmbH").
     blockOf(lines, cue, 5).filter((b) => !labelledRow(b)).slice(0, 2).forEach((b, k) => {
       const text = cleanName(b.text, ocr);
-      if (text) out.push({ text, line: b.line, score: (k === 0 ? 1 : 0.7) + nameEvidence(text, b.line), x0: b.phrases[0].x0, x1: b.phrases[b.phrases.length - 1].x1 });
+      if (text) out.push({ text, line: b.line, score: (k === 0 ? 1 : 0.7) + nameEvidence(text, b.line), x0: b.phrases[0].x0, x1: b.phrases[b.phrases.length - 1].x1, cued: true });
     });
   }
   return out;

@@ -78,7 +78,9 @@ export function findAmounts(text: string, decimalMark: DecimalMark = null): Amou
   for (let m = AMOUNT_RE.exec(text); m; m = AMOUNT_RE.exec(text)) {
     const parsed = parseNumber(m[5], decimalMark);
     if (!parsed) continue;
-    const negative = Boolean(m[2] || m[4] || (m[1] && m[7]) || m[8]);
+    // A dash after a yen amount closes it, as Japanese bills print "¥1,157,432-" against tampering: not a minus.
+    const closingDash = m[8] === '-' && (m[3] === '¥' || m[3] === 'JPY');
+    const negative = Boolean(m[2] || m[4] || (m[1] && m[7]) || (m[8] && !closingDash));
     out.push({
       value: negative ? -parsed.value : parsed.value,
       start: m.index,

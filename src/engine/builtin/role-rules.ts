@@ -171,6 +171,8 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       if (c.source === 'below' && c.labelLine.phrases.length >= 3) c.score -= 0.5;
     } else if (terms.role === 'date') {
       if (c.labelTokens.some((t) => hasWord([t], OTHER_DATE_WORDS) && !asked.has(t))) c.score -= 0.8;
+      // The dates of a permit or an accreditation printed at a till's foot ("Date Issued: 07/01/2019" / "Valid Until: …").
+      else if (lines.some((l) => l.page === c.labelLine.page && Math.abs(l.index - c.labelLine.index) <= 2 && PERMIT_LINE.test(l.text))) c.score -= 0.8;
       // A field that asks for the due date is not answered by a label without "due".
       if (asked.size > 0 && !c.labelTokens.some((t) => asked.has(t))) c.score -= 0.8;
       // An implausible date (before 1990, far in the future) is a misread or not the document's date.
@@ -326,6 +328,8 @@ function discountedTo(gross: Candidate, net: Candidate, lines: Line[]): boolean 
     return off !== undefined && Math.abs(g - Math.abs(off.value) - n) < 1;
   });
 }
+/** A line of a permit's or accreditation's block: its number, its validity. */
+const PERMIT_LINE = /\b(?:valid\s+(?:until|till|thru|through)|validity|accred(?:itation)?|permit|ptu)\b/i;
 const DISCOUNT_LINE = /^\W*less\b|\b(disc\.?|discount|rabatt|rabat|remise|descuento|desconto|sconto|korting|kupon|coupon|voucher|gutschein|bon\s+de\s+réduction|sleva|alennus)\b/iu;
 
 /**

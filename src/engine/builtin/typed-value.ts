@@ -51,7 +51,8 @@ export function cleanText(text: string, terms: FieldTerms): string | null {
   if (terms.role === 'identifier') {
     // A date is no document number, though it holds digits ("15 april 2024" under "Factuurdatum").
     const date = findDates(t)[0];
-    if (date && date.start <= 1 && date.end >= t.length - 1) return null;
+    // ... nor is a date with its time ("2025-04-09T11:32:07", "09.04.2025 11:32").
+    if (date && date.start <= 1 && (date.end >= t.length - 1 || /^\s*T?\d{1,2}:\d{2}(?::\d{2})?\s*$/.test(t.slice(date.end)))) return null;
     const tokens = t.split(/\s+/);
     // A code in brackets qualifies what precedes it ("FATTURA (TD01)", the Italian document type): no number.
     const at = tokens.findIndex((x) => /\d/.test(x) && !isDateToken(x) && !/^\(.*\)$/.test(x));

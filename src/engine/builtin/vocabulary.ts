@@ -7,13 +7,15 @@
 const SYNONYM_GROUPS: string[][] = [
   ['number', 'no', 'nr', 'num', '#', 'nummer', 'numero', 'numéro', 'número', 'n°', 'no.', 'nº', 'núm', 'ref', 'reference', 'id', 'nummer', 'nro', 'numer', 'č', 'číslo', 'cislo', 'folio',
     // Slovene "št.", Croatian "broj", Bulgarian "№" and "номер", Greek "αριθμός", Indonesian "nomor", Icelandic "númer".
-    'št', 'broj', '№', 'номер', 'nomer', 'αριθμός', 'αριθμος', 'αρ', 'nomor', 'númer'],
+    'št', 'broj', '№', 'номер', 'nomer', 'αριθμός', 'αριθμος', 'αρ', 'nomor', 'númer',
+    // Hungarian "Sorszám" (serial number), "szám".
+    'sorszám', 'sorszam', 'sorszáma', 'sorszama', 'szám', 'szam'],
   ['invoice', 'inv', 'bill', 'rechnung', 'facture', 'rechnungs', 'receipt', 'beleg', 'quittung', 'factura', 'fattura', 'fatura', 'factuur', 'faktura', 'lasku',
     // Inflected: Polish "numer faktury", Finnish "laskun numero".
     'faktury', 'laskun',
     // Estonian, Latvian, Lithuanian, Slovak, Slovene/Croatian, Bulgarian, Greek, Icelandic, Indonesian.
     'arve', 'rēķins', 'rekins', 'sąskaita', 'saskaita', 'sąskaitos', 'saskaitos', 'faktúra', 'račun', 'racun', 'računa', 'racuna', 'фактура',
-    'τιμολόγιο', 'τιμολογιο', 'timologio', 'reikningur', 'reiknings', 'faktur',
+    'τιμολόγιο', 'τιμολογιο', 'timologio', 'reikningur', 'reiknings', 'faktur', 'számla', 'szamla', 'számlaszám', 'szamlaszam',
     // The document a number label names on invoices printed by accounting systems ("Document No.", "Numero documento").
     'document', 'documento'],
   // Also Spanish/Portuguese/Italian (fecha, data, emisión), Dutch/Scandinavian (datum, dato), Malay/Indonesian (tarikh, tanggal).
@@ -35,25 +37,29 @@ const SYNONYM_GROUPS: string[][] = [
     // Turkish "Ödenecek Tutar", "Toplam"; Hungarian "Fizetendő", "Összesen", "Végösszeg"; Vietnamese "Tổng cộng".
     'toplam', 'tutar', 'tutarı', 'ödenecek', 'odenecek', 'fizetendő', 'fizetendo', 'összesen', 'osszesen', 'végösszeg', 'vegosszeg', 'tổng cộng', 'tong cong',
     // Estonian, Latvian, Lithuanian, Slovak, Slovenian, Croatian, Bulgarian (as printed and transliterated), Icelandic.
-    'kokku', 'kopā', 'kopa', 'iš viso', 'is viso', 'spolu', 'celkom', 'skupaj', 'ukupno', 'sveukupno', 'общо', 'obshto', 'samtals'],
+    'kokku', 'kopā', 'kopa', 'iš viso', 'is viso', 'spolu', 'celkom', 'skupaj', 'ukupno', 'sveukupno', 'общо', 'obshto', 'samtals',
+    // Greek: σύνολο (total), πληρωτέο ποσό (amount payable), αξία (value); capitals print no accents.
+    'σύνολο', 'συνολο', 'πληρωτέο', 'πληρωτεο', 'ποσό', 'ποσο', 'αξία', 'αξια'],
   ['vendor', 'seller', 'supplier', 'from', 'company', 'merchant', 'issuer', 'store', 'shop', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur', 'proveedor', 'fornitore', 'fornecedor', 'leverancier', 'vendedor', 'emisor', 'sprzedawca', 'myyjä', 'säljare', 'leverandør'],
   ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to', 'cliente', 'klant', 'kund', 'comprador', 'asiakas', 'nabywca', 'destinatario'],
   ['address', 'addr', 'adresse', 'anschrift', 'location', 'dirección', 'direccion', 'indirizzo', 'endereço', 'morada', 'adres', 'adresa', 'adresi', 'alamat', 'cím', 'địa chỉ', 'dia chi'],
   ['description', 'item', 'items', 'article', 'product', 'designation', 'désignation', 'bezeichnung', 'artikel', 'beschreibung', 'libellé', 'libelle', 'service', 'services', 'details', 'particulars', 'leistung', 'name',
     'descripción', 'descripcion', 'concepto', 'descrizione', 'articolo', 'descrição', 'descricao', 'omschrijving', 'beskrivelse', 'beskrivning', 'benämning', 'benamning', 'betegnelse', 'benævnelse', 'benevnelse', 'nazwa', 'kuvaus', 'tuote', 'nimike', 'označení', 'oznaceni',
     // Estonian, Latvian, Lithuanian, Slovene/Croatian, Romanian, Icelandic.
-    'kirjeldus', 'nimetus', 'nosaukums', 'apraksts', 'pavadinimas', 'aprašymas', 'aprasymas', 'opis', 'naziv', 'denumire', 'lýsing', 'lysing', 'vara'],
+    'kirjeldus', 'nimetus', 'nosaukums', 'apraksts', 'pavadinimas', 'aprašymas', 'aprasymas', 'opis', 'popis', 'naziv', 'denumire', 'lýsing', 'lysing', 'vara',
+    // Greek περιγραφή, είδος.
+    'περιγραφή', 'περιγραφη', 'είδος', 'ειδος'],
   ['quantity', 'qty', 'quantité', 'qté', 'qte', 'menge', 'anzahl', 'units', 'unit', 'hours', 'hrs', 'pcs', 'count',
     'cantidad', 'cant', 'uds', 'quantità', 'qtà', 'quantidade', 'qtd', 'qtde', 'aantal', 'antal', 'antall', 'stunden', 'std', 'stk', 'stück', 'horas', 'ore', 'uren', 'ilość', 'ilosc', 'määrä', 'kpl', 'szt', 'počet', 'pocet', 'mj',
-    'kogus', 'daudzums', 'kiekis', 'količina', 'kolicina', 'kol', 'cantitate', 'magn', 'fjöldi', 'fjoldi'],
+    'kogus', 'daudzums', 'kiekis', 'količina', 'kolicina', 'kol', 'cantitate', 'magn', 'fjöldi', 'fjoldi', 'ποσότητα', 'ποσοτητα', 'ποσ'],
   ['price', 'rate', 'cost', 'preis', 'prix', 'einzelpreis', 'einzel', 'unit price', 'pu', 'p.u.', 'nettopreis', 'ep', 'ansatz', 'stückpreis', 'einheitspreis',
     'precio', 'prezzo', 'preço', 'preco', 'prijs', 'pris', 'tarifa', 'tariffa', 'tarief', 'cena', 'hinta', 'yksikköhinta',
-    'hind', 'ühikuhind', 'uhikuhind', 'kaina', 'cijena', 'preț', 'pret', 'verð', 'verd', 'einingarverð', 'einingarverd'],
+    'hind', 'ühikuhind', 'uhikuhind', 'kaina', 'cijena', 'preț', 'pret', 'verð', 'verd', 'einingarverð', 'einingarverd', 'τιμή', 'τιμη'],
   // The due date's own words: fällig, échéance, vencimiento, scadenza, vervaldatum, förfallodatum, forfaldsdato.
   ['due', 'fällig', 'fälligkeit', 'fälligkeitsdatum', 'échéance', 'echeance', 'vencimiento', 'vencimento', 'scadenza', 'vervaldatum', 'förfallodatum', 'forfaldsdato', 'forfallsdato', 'eräpäivä'],
-  ['net', 'netto', 'nettobetrag', 'subtotal', 'zwischensumme', 'ht', 'imponible', 'imponibile', 'subtotaal', 'subtotale', 'ilíquido', 'iliquido'],
+  ['net', 'netto', 'nettobetrag', 'subtotal', 'zwischensumme', 'ht', 'imponible', 'imponibile', 'subtotaal', 'subtotale', 'ilíquido', 'iliquido', 'καθαρή', 'καθαρη'],
   // Canada's HST/PST/QST, India's CGST/SGST/IGST/UTGST and cess.
-  ['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess', 'kdv', 'áfa', 'afa', 'dph', 'ptu', 'ppn', 'gtgt'],
+  ['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess', 'kdv', 'áfa', 'afa', 'dph', 'ptu', 'ppn', 'gtgt', 'φπα'],
   ['phone', 'tel', 'telephone', 'telefon', 'téléphone', 'fax', 'mobile'],
   ['order', 'po', 'purchase', 'bestellung', 'commande', 'auftrag'],
   ['currency', 'währung', 'devise', 'cur'],
@@ -88,6 +94,8 @@ export const PARTIAL_TOTAL_WORDS = new Set([
   'ohne', 'without', 'sans', 'exkl', 'positionssumme', 'warenwert', 'steuer', 'steuerbetrag', 'abschläge', 'zuschläge',
   'imponible', 'imponibile', 'subtotaal', 'subtotale', 'iva', 'btw', 'moms', 'ilíquido', 'iliquido', 'sin', 'senza', 'excl.', 'exento',
   'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess', 'bez', 'dph', 'ptu',
+  // Discounts in other languages, and plural ("Total Descontos", "Totale sconti").
+  'discounts', 'descuento', 'descuentos', 'desconto', 'descontos', 'sconto', 'sconti', 'korting', 'kortingen', 'rabat', 'rabaty', 'sleva', 'slevy', 'alennus', 'alennukset', 'indirim', 'i̇ndirim', 'kedvezmény', 'reducere', 'έκπτωση', 'εκπτωση', 'καθαρή', 'καθαρη', 'φπα',
   // A card's pre-authorisation at a pump (reserviert, blokada środków, tank limit): held, not paid.
   'reserviert', 'reservierter', 'reservierung', 'blokada', 'preauth', 'preauthorisation', 'preauthorization', 'limit', 'hold',
   // A balance carried from the last bill (previous balance, brought forward, arrears; Vorsaldo, Übertrag,
@@ -162,6 +170,8 @@ export const OTHER_DATE_WORDS = new Set([
   'leverans', 'leveransdatum', 'bestilling', 'ordredato', 'tilaus', 'tilauspäivä', 'toimitus', 'zamówienia', 'zamowienia',
   'sprzedaży', 'sprzedazy', 'objednávky', 'objednavky', 'objednání', 'dodání', 'dodani', 'splatnosti', 'splatnost', 'plnění',
   'plneni', 'duzp',
+  // Romanian due date (data scadenței), Hungarian payment deadline and supply date, Greek dispatch date.
+  'scadenta', 'scadență', 'scadentei', 'scadenței', 'határidő', 'hatarido', 'teljesítés', 'teljesites', 'αποστολής', 'αποστολης',
 ]);
 
 /** Document-type cue words for classification: general vocabulary of each kind of document. */
@@ -187,6 +197,8 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     'vsk', 'gjalddagi', 'faktur', 'jatuh tempo',
     // Brazil's electronic invoices for goods and services (NF-e, NFS-e).
     'nota fiscal', 'nfs-e', 'nf-e', 'tomador', 'prestador',
+    // Quebec's GST and QST (TPS, TVQ), French "bill to", payment terms and the order or delivery note a bill cites.
+    'tps', 'tvq', 'facturer à', 'modalités de paiement', 'bon de commande', 'bon de livraison',
   ],
   receipt: [
     'receipt', 'cash', 'change', 'tendered', 'thank you', 'thanks', 'cashier', 'till', 'store', 'visa', 'mastercard', 'debit',
@@ -238,7 +250,8 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
 /** Printed patterns that are cues of a document type: receipts print the time of day of the sale. */
 export const DOCUMENT_TYPE_PATTERNS: Record<string, Record<string, RegExp>> = {
   // Not the time of an ISO timestamp ("2025-04-09T11:32:07"), which e-invoices print for their certification.
-  receipt: { 'time of day': /(?<![\d:.,T])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:,])/g },
+  // Not a span of hours ("Mo-Mi 7:30-15:30"): opening hours, not a sale.
+  receipt: { 'time of day': /(?<![\d:.,T]|[-–]\s?)(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:,]|\s?[-–]\s?\d)/g },
 };
 
 /** Labels that mean "anything else": they receive the mass of "no label fits". */

@@ -1,6 +1,6 @@
 // Turns a page image into what an OCR engine reads: upright and grey. Photos and small images go to
-// PP-OCR as raw pixels; scans and rendered pages to tesseract as PNG, upscaled 2x when small (rendered
-// PDF pages of tiny size). Measured on 20 SROIE receipts with tesseract:
+// PP-OCR, scans and rendered pages to tesseract, upscaled 2x when small (rendered PDF pages of tiny
+// size); both get grey pixels. Measured on 20 SROIE receipts with tesseract:
 // contrast stretching (normalise) lowered the share of totals read from 0.85 to 0.60, sharpening and
 // a median filter did not help either, and neither did adaptive binarisation on 40 (totals 0.93 ->
 // 0.57), so none is done.
@@ -23,24 +23,21 @@ const SMALL_BELOW_PX = 2000;
  */
 const PHOTO_MAX_SIDE = 4000;
 
-export type PreparedImage = (
-  | { engine: 'tesseract'; png: Buffer; /** Pixels of `png` per pixel of the source image. */ scale: number }
-  | {
-      engine: 'ppocr';
-      /** One grey byte per pixel of a `grayWidth` x `grayHeight` image. */
-      gray: Uint8Array;
-      grayWidth: number;
-      grayHeight: number;
-      /** Pixels of `gray` per pixel of the source image (under 1 for a photo scaled down). */
-      scale: number;
-    }
-) & {
+export interface PreparedImage {
+  /** Which OCR engine reads it: photos and small images PP-OCR, scans and rendered pages tesseract. */
+  engine: 'tesseract' | 'ppocr';
+  /** One grey byte per pixel of a `grayWidth` x `grayHeight` image. */
+  gray: Uint8Array;
+  grayWidth: number;
+  grayHeight: number;
+  /** Pixels of `gray` per pixel of the source image (2 for a small page upscaled, under 1 for a photo scaled down). */
+  scale: number;
   /** Source size in pixels (after EXIF orientation). */
   width: number;
   height: number;
   /** Source resolution when the file states a credible one. */
   density?: number;
-};
+}
 
 /** One page of an image file (0-based `page` for multi-page TIFF). */
 export async function prepareImageFile(path: string, page: number): Promise<PreparedImage> {
@@ -65,7 +62,7 @@ export async function prepareImageFile(path: string, page: number): Promise<Prep
       const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
       const gray = info.channels === 1 ? new Uint8Array(data.buffer, data.byteOffset, data.length) : firstChannel(data, info.channels);
       const straight = await straighten(gray, info.width, info.height);
-      return { engine: 'ppocr', gray: straight.gray, grayWidth: straight.width, grayHeight: straight.height, scale: info.width / width, width, height, density };
+      return { engine: 'ppocr', ...grayOf(straight), scale: info.width / width, width, height, density };
     }
     const gray = (meta.channels ?? 1) >= 3 && width * height <= INK_GRAY_MAX_PIXELS ? await inkDarkGray(img) : img;
     return { engine: 'tesseract', ...(await finish(gray, width, height)), width, height, density };
@@ -88,16 +85,16 @@ export async function prepareGray(gray: Uint8Array, width: number, height: numbe
 export async function turnImage(image: PreparedImage, degrees: 90 | 180 | 270): Promise<PreparedImage> {
   const swap = degrees !== 180;
   const size = { width: swap ? image.height : image.width, height: swap ? image.width : image.height };
-  const source = image.engine === 'ppocr' ? sharp(image.gray, { raw: { width: image.grayWidth, height: image.grayHeight, channels: 1 } }) : sharp(image.png);
-  const { data, info } = await source.rotate(degrees).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(image.gray, { raw: { width: image.grayWidth, height: image.grayHeight, channels: 1 } })
+    .rotate(degrees)
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const gray = info.channels === 1 ? new Uint8Array(data.buffer, data.byteOffset, data.length) : firstChannel(data, info.channels);
-  const straight = await straighten(gray, info.width, info.height);
-  if (image.engine === 'ppocr') return { ...image, ...size, gray: straight.gray, grayWidth: straight.width, grayHeight: straight.height };
-  const png = await sharp(straight.gray, { raw: { width: straight.width, height: straight.height, channels: 1 } })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
-  return { ...image, ...size, png };
+  return { ...image, ...size, ...grayOf(await straighten(gray, info.width, info.height)) };
 }
+
+const grayOf = (g: { gray: Uint8Array; width: number; height: number }) => ({ gray: g.gray, grayWidth: g.width, grayHeight: g.height });
 
 /** Below this luminance a coloured pixel is taken as ink (orange print is ~165, yellow highlighter ~225). */
 const INK_LUMINANCE = 200;
@@ -150,16 +147,11 @@ function firstChannel(data: Buffer, channels: number): Uint8Array {
  * The page for tesseract: grey, upscaled when small, and levelled. A scan fed in at 1° had its two
  * columns read as one ("z. Hd. Matthias Hagedorn ieferdatum . November i") and lost its invoice number.
  */
-async function finish(img: Sharp, width: number, height: number): Promise<{ png: Buffer; scale: number }> {
+async function finish(img: Sharp, width: number, height: number): Promise<Pick<PreparedImage, 'gray' | 'grayWidth' | 'grayHeight' | 'scale'>> {
   const scale = Math.max(width, height) < SMALL_BELOW_PX ? 2 : 1;
   let pipeline = img.greyscale();
   if (scale !== 1) pipeline = pipeline.resize(Math.round(width * scale), Math.round(height * scale), { kernel: 'lanczos3' });
   const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
   const gray = info.channels === 1 ? new Uint8Array(data.buffer, data.byteOffset, data.length) : firstChannel(data, info.channels);
-  const straight = await straighten(gray, info.width, info.height);
-  // Low compression: the PNG only travels to the OCR worker.
-  const png = await sharp(straight.gray, { raw: { width: straight.width, height: straight.height, channels: 1 } })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
-  return { png, scale };
+  return { ...grayOf(await straighten(gray, info.width, info.height)), scale };
 }

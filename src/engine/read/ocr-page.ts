@@ -29,7 +29,7 @@ export async function ocrPage(
     img.engine === 'ppocr'
       ? // A copy: the worker takes the buffer it is sent, and a page read again turned needs its own.
         recognizePhoto({ gray: img.gray.slice(), width: img.grayWidth, height: img.grayHeight })
-      : recognize(img.png, pageSize && dpi ? dpi * img.scale : undefined);
+      : recognize({ gray: img.gray, width: img.grayWidth, height: img.grayHeight }, pageSize && dpi ? dpi * img.scale : undefined);
   let reading: PageReading = { words: await read(image), image, turned: 0 };
   if (!readsUpright(reading.words, image.engine)) reading = await readTurned(reading, read, turnImage);
   const words = reading.words;

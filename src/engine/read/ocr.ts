@@ -84,11 +84,27 @@ export interface OcrWord extends Word {
   conf: number;
 }
 
+/** A grey image: one byte per pixel, row by row. */
+export interface GrayImage {
+  gray: Uint8Array;
+  width: number;
+  height: number;
+}
+
 /**
- * Words of an encoded image, with boxes in the image's pixels. `dpi` is the image's resolution
- * when known; without it tesseract estimates one from the text size.
+ * The image as a binary PGM file, which Leptonica reads as it is: a PNG cost ~0.1 s to encode and
+ * 0.1-0.2 s more for tesseract to decode on an A4 scan at 250 dpi. The comment pads the header past the
+ * 500 bytes in which tesseract.js looks for an EXIF orientation, so pixels are never taken for one.
  */
-export function recognize(image: Buffer, dpi: number | undefined): Promise<OcrWord[]> {
+function pgm(image: GrayImage): Buffer {
+  return Buffer.concat([Buffer.from(`P5\n#${' '.repeat(500)}\n${image.width} ${image.height}\n255\n`, 'latin1'), image.gray]);
+}
+
+/**
+ * Words of a grey image, with boxes in its pixels. `dpi` is the image's resolution when known;
+ * without it tesseract estimates one from the text size.
+ */
+export function recognize(image: GrayImage, dpi: number | undefined): Promise<OcrWord[]> {
   queue ??= new PQueue({ concurrency: size });
   return queue.add(async () => {
     let worker: tesseract.Worker | undefined = takeIdle() ?? (await createOcrWorker());
@@ -98,7 +114,7 @@ export function recognize(image: Buffer, dpi: number | undefined): Promise<OcrWo
         // Sparse layouts (receipts, forms) read better as one column of variable-size text.
         tessedit_pageseg_mode: tesseract.PSM.SINGLE_COLUMN,
       });
-      const { data } = await worker.recognize(image, {}, { blocks: true, text: false });
+      const { data } = await worker.recognize(pgm(image), {}, { blocks: true, text: false });
       // Setting a blank page (no recognition) makes tesseract let go of this page's images and results.
       await worker.recognize(BLANK_PAGE, {}, { text: false });
       return wordsOf(data);

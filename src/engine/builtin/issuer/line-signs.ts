@@ -35,6 +35,8 @@ export const addressLike = (text: string): boolean =>
   /^\W*\d+\w?\b|^\W*(?:no|nr|lot|plot|unit|shop|kiosk|stall|suite|flat|door|sector)\.?\s*(?:no\.?\s*)?\d|^\W*[A-Z]{0,3}\d[\w-]*,/i.test(text) ||
   // OCR ran the house number, the street and its type together: "99BrunswickSt", "12HighRd".
   /^\W*\d{1,4}\p{Lu}\p{Ll}{2,}\p{Lu}\p{Ll}{0,3}\.?(?:\s|,|$)/u.test(text) ||
+  // ... or the house number and the street's first word: "3Kings Parade".
+  /^\W*\d{1,4}\p{Lu}\p{Ll}{2,}\s+\p{Lu}\p{Ll}{2,}/u.test(text) ||
   /(?<!#\s?)\b\d{4,5}\b/.test(text) ||
   // A shop's unit in a mall, after the mall's name: "Musgrave Centre Shop 208".
   /\b(?:shop|unit|kiosk|stall)\s+(?:no\.?\s*)?\d+[A-Z]?$/i.test(text) ||

@@ -64,7 +64,7 @@ const CUES: Record<Party, string[]> = {
     'sold by', 'bill from', 'billed by', 'issued by', 'invoice from', 'service provider', 'seller', 'supplier', 'vendor', 'issuer',
     'merchant', 'provider', 'payee', 'from', 'verkäufer', 'rechnungssteller', 'lieferant', 'leistungserbringer', 'anbieter', 'absender',
     'vendeur', 'fournisseur', 'émetteur', 'prestataire', 'vendido por', 'proveedor', 'emisor', 'venditore', 'fornitore', 'cedente',
-    'verkoper', 'leverancier', 'sprzedawca', 'myyjä', 'säljare', 'leverandør', 'dodavatel', 'verkauft von', 'vendu par', 'remit to',
+    'verkoper', 'leverancier', 'sprzedawca', 'myyjä', 'säljare', 'leverandør', 'dodavatel', 'dodávateľ', 'furnizor', 'eladó', 'verkauft von', 'vendu par', 'remit to',
     // Brazil's NFS-e: the provider of the services (prestador) and its taker (tomador).
     'prestador', 'prestador de serviços', 'prestador dos serviços',
   ],
@@ -72,7 +72,7 @@ const CUES: Record<Party, string[]> = {
     'bill to', 'billed to', 'billing address', 'invoice to', 'invoiced to', 'sold to', 'customer', 'client', 'buyer', 'purchaser',
     'recipient', 'payer', 'to', 'kunde', 'rechnungsempfänger', 'rechnungsadresse', 'käufer', 'auftraggeber', 'leistungsempfänger',
     'empfänger', 'acheteur', 'facturé à', 'facturer à', 'adresse de facturation', 'destinataire', 'cliente', 'comprador', 'acquirente',
-    'committente', 'koper', 'klant', 'odběratel', 'factuur aan', 'spett.le', 'destinatario', 'kund', 'asiakas', 'nabywca', 'faktureres til',
+    'committente', 'koper', 'klant', 'odběratel', 'odberateľ', 'cumpărător', 'beneficiar', 'vevő', 'factuur aan', 'spett.le', 'destinatario', 'kund', 'asiakas', 'nabywca', 'faktureres til',
     'fakturamottaker', 'fakturaadress', 'facturar a', 'facturado a', 'faturar a', 'faturado a', 'fatturare a', 'fatturato a', 'tomador',
     'tomador de serviços', 'tomador dos serviços',
     // Labels of the buyer's name: a subscriber or guest is who is billed. Not "account holder" (Kontoinhaber,
@@ -116,7 +116,8 @@ export interface Cue {
 
 /** A phrase that starts with a party cue, and what follows it. */
 export function cueOf(phraseText: string): { party: Party; inline: string | null } | null {
-  const text = phraseText.trim().replace(/[’‘`´]/g, "'");
+  // OCR reads Slovak ľ as l’ ("Dodavatel’:"): an apostrophe before the colon is that letter's caron.
+  const text = phraseText.trim().replace(/[’‘`´]/g, "'").replace(/(?<=\p{L})'(?=\s*:)/u, '');
   // A heading in two languages at once ("Aan / À", "Van / De"): the words of a sender or recipient pair.
   const bilingual = text.toLowerCase().replace(/:$/, '').split(/\s*\/\s*/);
   if (bilingual.length >= 2) {
@@ -166,7 +167,8 @@ const SHOP_THANKS =
  * be printed on the next line ("Thank you for visiting" / "Clachan").
  */
 export function shopThanksOf(phraseText: string, nextLine = ''): { party: Party; inline: string; thanks: true } | null {
-  const text = phraseText.trim().replace(/[’‘`´]/g, "'");
+  // OCR reads Slovak ľ as l’ ("Dodavatel’:"): an apostrophe before the colon is that letter's caron.
+  const text = phraseText.trim().replace(/[’‘`´]/g, "'").replace(/(?<=\p{L})'(?=\s*:)/u, '');
   const next = nextLine.trim();
   const m = SHOP_THANKS.exec(text) ?? (next.split(/\s+/).length <= 5 ? SHOP_THANKS.exec(`${text} ${next}`) : null);
   const name = m?.[1].replace(/[\s!.]+$/u, '');
@@ -198,6 +200,15 @@ function pairedCues(line: Line): Cue[] {
   return [];
 }
 
+/** Words of a taxi's or a ride's receipt. */
+const RIDE_WORDS = /\b(?:taxi|cab|trip|ride|fare|tariff|distance|pick-?up|drop-?off|driver)\b/i;
+/** A "From:" line with "To:" right under it, or a "To:" line right under "From:", on a ride's receipt. */
+export function rideLeg(lines: Line[], i: number): boolean {
+  const leg = (l: Line | undefined, word: string) => l !== undefined && l.page === lines[i].page && new RegExp(`^\\W{0,2}${word}\\s*:`, 'i').test(l.text.trim());
+  const pair = (leg(lines[i], 'from') && leg(lines[i + 1], 'to')) || (leg(lines[i], 'to') && leg(lines[i - 1], 'from'));
+  return pair && lines.some((l) => l.page === lines[i].page && RIDE_WORDS.test(l.text));
+}
+
 export function findCues(lines: Line[]): Cue[] {
   const out: Cue[] = [];
   for (const [i, line] of lines.entries()) {
@@ -212,6 +223,8 @@ export function findCues(lines: Line[]): Cue[] {
       if (!c) continue;
       const slip = lines.slice(Math.max(0, i - REMITTANCE_REACH), i + 1).some((l) => l.page === line.page && REMITTANCE_HEADING.test(l.text));
       if (c.party === 'buyer' && /^\W{0,2}to\b/i.test(phrase.text.trim()) && slip) c = { ...c, party: 'seller' };
+      // A ride's "From: Sydney Airport T1" over "To: Crown St": where it began and ended, no parties.
+      if (/^\W{0,2}(?:from|to)\s*:/i.test(phrase.text.trim()) && rideLeg(lines, i)) continue;
       // "Vendeur: | Tom": a cue ending in a colon names what follows close after it on its line, not
       // the line below (text further right is another column).
       const next = line.phrases[line.phrases.indexOf(phrase) + 1];

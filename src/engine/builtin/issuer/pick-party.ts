@@ -8,7 +8,7 @@ import type { Candidate } from '../label-candidates.js';
 import { addressedPerson, ATTENTION, cleanName, cuedCandidates, givenNameAlone, issuerCandidates, joinNameAbove, joinNameBelow, nameEvidence, recipientWindow, senderLineAddress, type NameCandidate } from '../letterhead.js';
 import { cutAtLegalForm, hasLegalForm, withoutLegalForm } from './legal-forms.js';
 import { restoreSpacing } from './ocr-repair.js';
-import { blockOf, findCues, labelNamesParty, type Cue, type PartyAsk } from './party-cues.js';
+import { blockOf, findCues, labelNamesParty, rideLeg, type Cue, type PartyAsk } from './party-cues.js';
 import { readAddress, rowsUnder, type PartyAddress } from './party-address.js';
 
 /** An amount with cents: a row of items or totals. */
@@ -56,15 +56,18 @@ function best(cands: NameCandidate[]): { top: NameCandidate; margin: number } | 
  * Values printed after the field's own label words ("Vendor: ACME Ltd"), as names: a value that does not
  * read as a name (a document title under a word that merely starts with "shop") drops out.
  */
-function labelledNames(labelled: Candidate[]): NameCandidate[] {
+function labelledNames(lines: Line[], labelled: Candidate[]): NameCandidate[] {
   const out: NameCandidate[] = [];
   for (const c of labelled) {
     if (c.value.kind !== 'text') continue;
-    // A label with its value beside it ("Vendeur: Paul") does not label the line under it too.
-    if (c.source === 'below' && labelled.some((o) => o.labelLine === c.labelLine && o.source === 'inline')) continue;
+    // A label with its value beside it ("Vendeur: Paul", a terminal's "Merchant 1209445") does not label the line under it too.
+    if (c.source === 'below' && labelled.some((o) => o.labelLine === c.labelLine && (o.source === 'inline' || o.source === 'right'))) continue;
     // "FROM Sunshine Coast Apt" on a taxi's or a ticket's receipt names where the trip began: "from" names a
     // party only with its colon, as a cue.
-    if (c.labelTokens.length === 1 && c.labelTokens[0] === 'from' && !/^\W*from\s*:/i.test(c.labelLine.text)) continue;
+    // Nor is "From: Sydney Airport T1" over "To: …" on a ride's receipt.
+    if (c.labelTokens[0] === 'from' && ((c.labelTokens.length === 1 && !/^\W*from\s*:/i.test(c.labelLine.text)) || rideLeg(lines, c.labelLine.index))) continue;
+    // A word in a priced item row ("Frontend-Entwicklung, Onlineshop-Modul 31,75 Std. 85,00 €") labels nothing.
+    if ((c.labelLine.text.match(/\d[.,]\d{2}(?!\d)/g) ?? []).length >= 2) continue;
     const text = cleanName(c.value.value, readByOcr(c.line));
     if (text) out.push({ text, line: c.line, score: c.score + (givenNameAlone(text) ? -0.3 : 0.4) + nameEvidence(text, c.line), x0: c.line.x0, x1: c.line.x1 });
   }
@@ -101,7 +104,7 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
   const cues = findCues(first);
   if (ask.party !== 'seller') {
     // Only labels that name the party: "Description" over an item is no customer's name.
-    const own = [...cuedCandidates(lines, cues.filter((c) => c.party === ask.party)), ...labelledNames(labelled.filter((c) => labelNamesParty(c.labelTokens, ask.party)))];
+    const own = [...cuedCandidates(lines, cues.filter((c) => c.party === ask.party)), ...labelledNames(lines, labelled.filter((c) => labelNamesParty(c.labelTokens, ask.party)))];
     const b = best(own.length || ask.party !== 'buyer' ? own : unlabelledBuyers(lines, first, cues));
     return b && { name: b.top, margin: b.margin };
   }
@@ -127,7 +130,7 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
   }
   // The buyer's name printed again elsewhere (over its address at the top, as "Subscriber: ...") is still the buyer's.
   const buyerNames = new Set(cuedCandidates(lines, cues.filter((c) => c.party !== 'seller')).map((c) => fold(c.text)));
-  const cands = [...issuerCandidates(lines, cues.filter((c) => c.party === 'seller'), buyerZone), ...labelledNames(labelled)];
+  const cands = [...issuerCandidates(lines, cues.filter((c) => c.party === 'seller'), buyerZone), ...labelledNames(lines, labelled)];
   // A name a seller cue gives that is printed on another line too (the letterhead's "Clachan" and the
   // footer's "Thank you for visiting Clachan") is the issuer's more surely than either alone.
   const cueLines = new Set(cues.filter((c) => c.party === 'seller').map((c) => c.line.index));
@@ -143,14 +146,36 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
     !hasLegalForm(c.text) &&
     fold(c.text).length >= 5 &&
     // Printed apart from it: a legal line right under a brand is legalLineUnder's.
-    cands.some((d) => Math.abs(d.line.index - c.line.index) > 2 && hasLegalForm(d.text) && fold(d.text).startsWith(fold(c.text)));
+    // Not one under the seller's cue ("Dodávateľ:" / "TECHNOSERVIS Žilina, s.r.o."): that one answers for the seller itself.
+    cands.some((d) => Math.abs(d.line.index - c.line.index) > 2 && hasLegalForm(d.text) && !cands.some((e) => e.cued && fold(e.text) === fold(d.text)) && fold(d.text).startsWith(fold(c.text)));
   const scored = cands.map((c) =>
     buyerNames.has(fold(c.text)) ? { ...c, score: c.score - 0.9 } : repeated(c) || legalElsewhere(c) ? { ...c, score: c.score + 0.3 } : c,
   );
   const b = best(scored);
   // The legal name under a brand is not one that takes in the buyer's block beside it.
   const clear = scored.filter((c) => !c.line.phrases.some((p) => buyerZone.has(p) && p.x0 < c.x1 && p.x1 > c.x0));
-  return b && { name: joinNameBelow(lines, joinNameAbove(lines, legalLineUnder(b.top, clear))), margin: b.margin };
+  return b && { name: wholeNameElsewhere(lines, joinNameBelow(lines, joinNameAbove(lines, legalLineUnder(b.top, clear))), scored), margin: b.margin };
+}
+
+const nameTokens = (s: string): string[] => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/**
+ * A legal name broken over a logo's lines ("B Bergmann" / "Haustechnik AG") and printed whole elsewhere
+ * (the payment slip's "Bergmann Haustechnik AG"): the whole name, when the words it adds stand on the line over the part.
+ */
+function wholeNameElsewhere(lines: Line[], chosen: NameCandidate, cands: NameCandidate[]): NameCandidate {
+  const above = lines.find((l) => l.page === chosen.line.page && l.index === chosen.line.index - 1);
+  if (!above || !hasLegalForm(chosen.text)) return chosen;
+  const part = nameTokens(chosen.text);
+  const aboveWords = new Set(nameTokens(above.text));
+  const whole = cands.find((d) => {
+    const w = nameTokens(d.text);
+    const extra = w.slice(0, w.length - part.length);
+    // The words added are a name's, capitalised ("Bergmann"), not a signature's "for" ("for Anand Textiles Private Limited").
+    const capitalised = d.text.split(/\s+/).slice(0, extra.length).every((x) => /^\p{Lu}/u.test(x));
+    return d.line !== chosen.line && hasLegalForm(d.text) && extra.length >= 1 && extra.length <= 3 && capitalised && w.slice(extra.length).join(' ') === part.join(' ') && extra.every((x) => aboveWords.has(x));
+  });
+  return whole ? { ...chosen, text: whole.text } : chosen;
 }
 
 /** A form of address alone on its line over the name ("Herrn", "Frau", "Firma", "Madame", "Spett.le"). */
@@ -214,7 +239,8 @@ function letterheadAddress(lines: Line[], name: NameCandidate): PartyAddress | n
  * with one gives that legal name.
  */
 function legalLineUnder(top: NameCandidate, cands: NameCandidate[]): NameCandidate {
-  if (hasLegalForm(top.text)) return top;
+  // "& Co." ends trading names too ("PAGES & CO." over "Pages and Company Pty Ltd").
+  if (hasLegalForm(top.text) && !/&\s?co\.?$/i.test(top.text.trim())) return top;
   // The legal line shares a word with the brand, or stands right under it, aligned: the buyer's name
   // two lines down in another column is no legal name of the brand.
   const under = cands.filter(

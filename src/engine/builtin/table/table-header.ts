@@ -21,9 +21,11 @@ export interface Header {
   matched: number;
 }
 
-const CODE_WORDS = new Set([...synonymsOf('number'), 'code', 'codice', 'codigo', 'código', 'cod', 'kod', 'kode', 'koodi', 'sku', 'ean', 'art', 'hsn', 'sac']);
+const CODE_WORDS = new Set([...synonymsOf('number'), 'code', 'codice', 'codigo', 'código', 'cod', 'kod', 'kode', 'koodi', 'sku', 'ean', 'art', 'hsn', 'sac', 'κωδικός', 'κωδικος', 'κωδ']);
+/** Words that head an item's text or its code column. */
+const ITEM_WORDS = new Set(['item', 'items', 'article', 'artikel', 'articolo', 'artigo', 'artículo', 'product', 'produkt', 'produit', 'art']);
 /** Headers of a discount column: Disc., Desc., Dto., Rabatt, Remise, Sconto, Korting. */
-const DISCOUNT_HEADS = new Set(['disc', 'discount', 'desc', 'dto', 'descuento', 'desconto', 'rabatt', 'remise', 'sconto', 'korting', 'rabat']);
+const DISCOUNT_HEADS = new Set(['disc', 'discount', 'desc', 'dto', 'descuento', 'desconto', 'rabatt', 'remise', 'sconto', 'korting', 'rabat', 'έκπτ', 'εκπτ', 'έκπτωση', 'εκπτωση']);
 /** A code column's header written as one compound ("Artikelnr.", "Artikelnummer", "Varenr", "Produktcode"). */
 const isCodeWord = (t: string): boolean => CODE_WORDS.has(t) || /^\p{L}{3,}(?:nr|nummer|code)$/u.test(t);
 
@@ -70,7 +72,13 @@ export function matchHeader(line: Line, last: Line, subs: TableSub[]): Header | 
         const next = samePhrase(b, b + 1) ? tokens[b + 1] : [];
         const stacked = line === last ? [] : words.flatMap((w, j) => (upper.has(w) !== upper.has(words[a]) && w.x0 < words[b].x1 && w.x1 > words[a].x0 ? tokens[j] : []));
         const codes = s.role === 'description' && [...acc, ...next, ...stacked].some(isCodeWord) ? 0.3 : 0;
-        if (score >= 0.5 && unmatched === 0) spans.push({ sub: si, start: a, end: b, score: score + 0.01 * (b - a) + rightward - codes });
+        // "Desc. %" heads a discount: the abbreviation is not the description's ("Descrição ... Desc. %").
+        // "Artikel | Bezeichnung", "Item | Description": the word that names the text wins over the one that may name a code.
+        const generic = s.role === 'description' && acc.every((t) => ITEM_WORDS.has(t)) ? 0.05 : 0;
+        const discount = s.role === 'description' && acc.includes('desc') && /%/.test(words[b + 1]?.text ?? words[b].text) ? 0.3 : 0;
+        // A word without letters adds nothing to a span's match ("Desc. %" is no better a header than "Desc.").
+        if (b > a && tokens[b].length === 0) continue;
+        if (score >= 0.5 && unmatched === 0) spans.push({ sub: si, start: a, end: b, score: score + 0.01 * (b - a) + rightward - codes - discount - generic });
       }
     }
   });
@@ -100,6 +108,16 @@ export function matchHeader(line: Line, last: Line, subs: TableSub[]): Header | 
       left.x1 = Math.max(left.x1, words[i].x1);
       usedWords.add(i);
       columnOf.set(i, left);
+    }
+  }
+  // ... and a word of no column's before them qualifies them ("Καθαρή | αξία", net value): it widens the
+  // column leftward, unless it heads a code column of its own ("Art.nr | Benämning").
+  for (let i = words.length - 2; i >= 0; i--) {
+    const right = columnOf.get(i + 1);
+    if (!usedWords.has(i) && right && samePhrase(i, i + 1) && !ownColumn(i) && !tokens[i].some(isCodeWord)) {
+      right.x0 = Math.min(right.x0, words[i].x0);
+      usedWords.add(i);
+      columnOf.set(i, right);
     }
   }
   // A header over two lines stacks a column's words ("Prezzo" / "totale"): a word over or under a column's is its own.
