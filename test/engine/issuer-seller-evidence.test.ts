@@ -358,3 +358,11 @@ test('the seller\'s cue in Slovak and Romanian, also as OCR reads "Dodávateľ:"
   const ro = page([[[50, 'Furnizor: Carpatic Consult S.R.L.'], [330, 'Cumpărător:']], [[50, 'CIF: RO28765432'], [330, 'Transilvania Logistic Hub S.A.']], [[50, 'Sediul: Str. Memorandumului nr. 28'], [330, 'CIF: RO34512876']], 'FACTURA']);
   assert.equal(read(ro), 'Carpatic Consult S.R.L.');
 });
+
+test('a sole trader\'s "Thomas Briggs t/a Briggs Joinery" names who trades under the letterhead\'s name', () => {
+  for (const ta of ['t/a', 'ta', 'trading as']) {
+    assert.equal(read(page(['Briggs Joinery', `Thomas Briggs ${ta} Briggs Joinery`, '7 Mill Cottages, Knaresborough Road', 'Harrogate HG2 7LB', 'INVOICE', 'Invoice no: BJ-0087'], [0], 1.8)), 'Thomas Briggs', ta);
+  }
+  // Without such a line the letterhead's name stands.
+  assert.equal(read(page(['Briggs Joinery', '7 Mill Cottages, Knaresborough Road', 'Harrogate HG2 7LB', 'INVOICE'], [0], 1.8)), 'Briggs Joinery');
+});

@@ -341,3 +341,8 @@ test('a ride\'s "From:" and "To:" name where it began and ended, not the taxi co
   const data = read(['HARBOUR CITY CABS', 'Harbour City Cabs Pty Ltd', 'ABN 98 765 432 109', '45 Parramatta Rd', 'Annandale NSW 2038', 'Sat 23-Mar-2024 23:48', 'Taxi: T4417 Driver: 204871', 'From: Sydney Airport T1', 'To: Crown St, Surry Hills', 'Distance 11.4 km', 'Fare 41.60', 'TOTAL 59.47']);
   assert.equal(data.company, 'Harbour City Cabs Pty Ltd');
 });
+
+test('an address ends at a tax number OCR spaced out ("St . -Nr."), and a Turkish street\'s "Cad.No:" is the street\'s number', () => {
+  assert.equal(read(['PARKHAUS AM MARKT', 'City Parken Dresden GmbH', 'Altmarkt 10', '01067 Dresden', 'St . -Nr.202/123/45678', 'QUITTUNG', '11.03.2024 14:02', 'Summe 18,00']).address, 'Altmarkt 10 01067 Dresden');
+  assert.equal(read(['TEKNODUNYA', 'TEKNO DUNYA ELEKTRONIK LTD. STI.', 'Bagdat Cad.No: 245/A Kadikoy', '34728 ISTANBUL', 'KOZYATAGI V.D.8230012345', 'TARIH: 20.03.2024 SAAT: 16:22', 'TOPLAM *2.447,00']).address, 'Bagdat Cad.No: 245/A Kadikoy 34728 ISTANBUL');
+});

@@ -44,7 +44,10 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
   ],
   // An insurer's notice of renewal or its policy schedule ("Your car insurance renewal").
   'insurance notice': ['renewal notice', 'insurance renewal', 'car insurance renewal', 'motor insurance renewal', 'home insurance renewal', 'policy renewal', 'policy schedule', 'schedule of insurance'],
-  'bank statement': ['bank statement', 'credit card statement', 'card statement', 'kontoauszug', 'releve bancaire', 'releve de compte', 'extracto bancario', 'estratto conto', 'rekeningafschrift', 'bankafschrift'],
+  'bank statement': [
+    'bank statement', 'credit card statement', 'card statement', 'kontoauszug', 'releve bancaire', 'releve de compte', 'extracto bancario', 'estratto conto', 'rekeningafschrift', 'bankafschrift',
+    'extracto de cuenta', 'extracto', 'extrato bancario', 'extrato de conta', 'extrato',
+  ],
   statement: ['statement', 'account statement', 'statement of account', 'kontoubersicht', 'kontouebersicht', 'releve', 'estado de cuenta', 'rekeningoverzicht', 'kontoutdrag'],
   'payment reminder': [
     'reminder', 'payment reminder', 'zahlungserinnerung', 'mahnung', 'relance', 'rappel', 'recordatorio de pago', 'sollecito', 'herinnering',
@@ -118,7 +121,9 @@ const CLOSING = /\b(yours sincerely|yours faithfully|yours truly|sincerely|kind 
 /** A German or Dutch compound ending in a long title word ("Mietrechnung", "Sammellieferschein", "Kaufvertrag") titles its kind. */
 const compoundOf = (token: string | undefined, word: string): boolean => token !== undefined && word.length >= 6 && token.length > word.length + 2 && token.endsWith(word);
 
-const TITLES = Object.entries(DOCUMENT_TITLES).flatMap(([kind, titles]) => titles.map((t) => ({ kind, words: t.split(' ') })));
+/** A title as folded ("bestellbestaetigung") and as OCR reads umlauts without their dots ("Bestellbestatigung"). */
+const spellings = (title: string): string[] => [...new Set([title, title.replace(/(?<=[a-z])([aou])e/g, '$1')])];
+const TITLES = Object.entries(DOCUMENT_TITLES).flatMap(([kind, titles]) => titles.flatMap(spellings).map((t) => ({ kind, words: t.split(' ') })));
 
 /**
  * The kinds the text titles: the longest title words at its start, or after a few qualifiers when it is

@@ -167,8 +167,7 @@ const SHOP_THANKS =
  * be printed on the next line ("Thank you for visiting" / "Clachan").
  */
 export function shopThanksOf(phraseText: string, nextLine = ''): { party: Party; inline: string; thanks: true } | null {
-  // OCR reads Slovak ľ as l’ ("Dodavatel’:"): an apostrophe before the colon is that letter's caron.
-  const text = phraseText.trim().replace(/[’‘`´]/g, "'").replace(/(?<=\p{L})'(?=\s*:)/u, '');
+  const text = phraseText.trim().replace(/[’‘`´]/g, "'");
   const next = nextLine.trim();
   const m = SHOP_THANKS.exec(text) ?? (next.split(/\s+/).length <= 5 ? SHOP_THANKS.exec(`${text} ${next}`) : null);
   const name = m?.[1].replace(/[\s!.]+$/u, '');

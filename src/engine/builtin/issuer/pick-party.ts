@@ -13,6 +13,7 @@ import { readAddress, rowsUnder, type PartyAddress } from './party-address.js';
 
 /** An amount with cents: a row of items or totals. */
 const PRICE = /\d[.,]\d{2}(?!\d)/;
+const PRICES = new RegExp(PRICE.source, 'g');
 /** Lines at the top of a page that may head its letterhead. */
 const LETTERHEAD_LINES = 6;
 
@@ -67,7 +68,7 @@ function labelledNames(lines: Line[], labelled: Candidate[]): NameCandidate[] {
     // Nor is "From: Sydney Airport T1" over "To: …" on a ride's receipt.
     if (c.labelTokens[0] === 'from' && ((c.labelTokens.length === 1 && !/^\W*from\s*:/i.test(c.labelLine.text)) || rideLeg(lines, c.labelLine.index))) continue;
     // A word in a priced item row ("Frontend-Entwicklung, Onlineshop-Modul 31,75 Std. 85,00 €") labels nothing.
-    if ((c.labelLine.text.match(/\d[.,]\d{2}(?!\d)/g) ?? []).length >= 2) continue;
+    if ((c.labelLine.text.match(PRICES) ?? []).length >= 2) continue;
     const text = cleanName(c.value.value, readByOcr(c.line));
     if (text) out.push({ text, line: c.line, score: c.score + (givenNameAlone(text) ? -0.3 : 0.4) + nameEvidence(text, c.line), x0: c.line.x0, x1: c.line.x1 });
   }
@@ -154,7 +155,21 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
   const b = best(scored);
   // The legal name under a brand is not one that takes in the buyer's block beside it.
   const clear = scored.filter((c) => !c.line.phrases.some((p) => buyerZone.has(p) && p.x0 < c.x1 && p.x1 > c.x0));
-  return b && { name: wholeNameElsewhere(lines, joinNameBelow(lines, joinNameAbove(lines, legalLineUnder(b.top, clear))), scored), margin: b.margin };
+  return b && { name: tradingAs(lines, wholeNameElsewhere(lines, joinNameBelow(lines, joinNameAbove(lines, legalLineUnder(b.top, clear))), scored)), margin: b.margin };
+}
+
+/** "Thomas Briggs t/a Briggs Joinery" (also as OCR reads it, "ta"): who trades under the name. */
+const TRADING_AS = /^(\p{Lu}[\p{L}.'’ -]{2,60}?)\s+(?:t\/?a|trading\s+as)\.?\s+(.+)$/iu;
+
+/** The person or company trading under the chosen name, where a line says so: the seller in law. */
+function tradingAs(lines: Line[], chosen: NameCandidate): NameCandidate {
+  const name = nameTokens(chosen.text).join(' ');
+  for (const l of lines) {
+    if (l.page !== chosen.line.page || l.index > chosen.line.index + 3) continue;
+    const m = TRADING_AS.exec(l.text.trim());
+    if (m && nameTokens(m[2]).join(' ') === name) return { ...chosen, text: m[1].trim() };
+  }
+  return chosen;
 }
 
 const nameTokens = (s: string): string[] => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
