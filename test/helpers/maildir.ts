@@ -1,5 +1,5 @@
 // A real Maildir on disk for tests: delivery as an MTA does it (write into tmp/, rename into new/), a
-// message already in cur/ with flags, and a listing of every folder.
+// message already in cur/ with flags (moved in whole, as a mail client does), and a listing of every folder.
 import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -28,8 +28,10 @@ export async function createMaildir(dir: string): Promise<TestMaildir> {
       return name;
     },
     async putInCur(raw, flags) {
+      // Through tmp/ as well: a message written in place could be read half-written by a check already running.
       const name = nextName();
-      await writeFile(join(dir, 'cur', `${name}:2,${flags}`), raw);
+      await writeFile(join(dir, 'tmp', name), raw);
+      await rename(join(dir, 'tmp', name), join(dir, 'cur', `${name}:2,${flags}`));
       return name;
     },
     list: async (sub) => (await readdir(join(dir, sub)).catch(() => [])).sort(),
