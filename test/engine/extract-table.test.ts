@@ -772,3 +772,31 @@ test('a Greek item table (Περιγραφή, Ποσ., Τιμή, Έκπτ.%, Κ�
     { description: 'Άδεια Microsoft 365', quantity: 5, unit_price: 148, amount: 740 },
   ]);
 });
+
+test('Bulgarian headers; a footer ending in its page number and a transport charge beside the bank details are no items', () => {
+  const p1 = makePage([
+    [[43, '№'], [60, 'Код'], [110, 'Наименование'], [330, 'Мярка'], [370, 'К-во'], [420, 'Ед. цена'], [500, 'Стойност']],
+    [[43, '1'], [60, 'EL-0101'], [110, 'Кабел СВТ 3x2,5 мм²'], [330, 'м'], [370, '500'], [420, '2,48'], [500, '1 240,00']],
+    [[43, '2'], [60, 'EL-0102'], [110, 'Кабел СВТ 3x1,5 мм²'], [330, 'м'], [370, '800'], [420, '1,62'], [500, '1 296,00']],
+    [[148, 'Балкан Електро Инженеринг ЕООД · IBAN BG80 STSA 9300 0012 3456 78 Стр. 1 от 2']],
+  ]);
+  const p2 = makePage([
+    [[43, '№'], [60, 'Код'], [110, 'Наименование'], [330, 'Мярка'], [370, 'К-во'], [420, 'Ед. цена'], [500, 'Стойност']],
+    [[43, '3'], [60, 'EL-0900'], [110, 'Транспорт до обект'], [330, 'курс'], [370, '2'], [420, '90,00'], [500, '180,00']],
+    [[42, 'Банкова сметка'], [300, 'Данъчна основа'], [500, '2 716,00']],
+    [[42, 'Equity Bank, A/C 0240291846732'], [300, 'Transport to Kerugoya'], [500, '12,00']],
+    [[300, 'Сума за плащане'], [500, '3 259,20']],
+  ], 2);
+  const rows = readTable(documentLines([p1, p2], { detectLayout: true }), ITEMS, { ctx: { monthFirst: false }, dateFormat: null, strict: false }).rows;
+  assert.deepEqual(rows.map((r) => r.amount), [1240, 1296, 180]);
+});
+
+test('an item row whose description starts with a transport word stays an item', () => {
+  const rows = tableRows([
+    [[40, 'Código'], [110, 'Descripción'], [330, 'Cant.'], [400, 'Valor unitario'], [500, 'Valor total']],
+    [[40, 'ALM-PAL'], [110, 'Almacenamiento en bodega'], [330, '140'], [400, '42.000,00'], [500, '5.880.000,00']],
+    [[40, 'TR-BAQ'], [110, 'Transporte terrestre Barranquilla'], [330, '9'], [400, '2.150.000,00'], [500, '19.350.000,00']],
+    [[300, 'Subtotal'], [500, '25.230.000,00']],
+  ]);
+  assert.deepEqual(rows.map((r) => r.amount), [5880000, 19350000]);
+});

@@ -629,3 +629,53 @@ test('a due date in Romanian ("Data scadenţei") is not the invoice date', () =>
   const data = read(['Carpatic Consult S.R.L.', 'FACTURA', 'Nr. factura: CCS-00457', 'Data scadentei: 11.07.2024', 'Data (ziua, luna, anul): 11.06.2024'], DATE);
   assert.equal(data.date, '2024-06-11');
 });
+
+/** A text-layer page whose lines `big` are printed `by` times as tall. */
+function sized(lines: FixtureLine[], big: number[], by = 2): PageText {
+  const p = makePage(lines);
+  for (const w of p.words) if (big.includes(Math.round((w.y0 - 50) / 14))) w.y1 = w.y0 + 10 * by;
+  return p;
+}
+const readPage = (page: PageText, fields: FieldDefinition[]) => extractFields({ pages: [page], fields, dateFormat: null, detectLayout: true, detectTables: false }).data;
+
+test('the invoice number is not an account\'s, an order\'s nor the corrected invoice\'s; a series names the document\'s own', () => {
+  const ph = read(['Bayanihan Office Solutions, Inc.', [[40, 'Acct. No. 1843-0567-22'], [400, 'No.'], [470, '0004721']]], NUMBER_AND_DATE);
+  assert.equal(ph.invoice_number, '0004721');
+  const dk = read([[[350, 'HAVNENS KAFFE']], 'KREDITNOTA', [[40, 'Havnens Kaffebrænderi ApS'], [350, 'Kreditnotanr. 20250142']], [[40, 'Café Nørrebro Bageri I/S'], [350, 'Dato 3. marts 2025']], [[40, 'Jægersborggade 31'], [350, 'Vedr. faktura nr. 20250119 af 25.02.2025']], [[40, '2200 København N'], [350, 'Kundenr. 10482']]], NUMBER_AND_DATE);
+  assert.equal(dk.invoice_number, '20250142');
+  const lt = read(['UAB Knygų sala', 'PVM SĄSKAITA FAKTŪRA', 'Serija ir Nr. KS-004512', 'Išrašymo data: 2025-03-10', [[40, 'AB SEB bankas'], [300, 'Apmokėti iki: 2025-03-24']], [[40, 'A. s. LT72 7044 0600 0123 4567'], [300, 'Užsakymas: Nr. 25/031']]], NUMBER_AND_DATE);
+  assert.equal(lt.invoice_number, 'KS-004512');
+  // Mexico's series and folio, beside a payment deadline that is no issue date.
+  const mx = read([[[400, 'FACTURA']], [[355, 'Serie y Folio A-8842']], [[40, 'FERRETERO DEL BAJÍO'], [300, 'Fecha de emisión 06/05/2025']], [[40, 'Grupo Ferretero del Bajío, S.A. de C.V.'], [300, 'Fecha límite de pago 05/06/2025']], 'Col. Jardines del Moral, C.P. 37160'], NUMBER_AND_DATE);
+  assert.deepEqual([mx.invoice_number, mx.date], ['A-8842', '2025-05-06']);
+});
+
+test('Slovene, Bulgarian and Lithuanian totals and parties: "Za plačilo" over "Skupaj brez DDV", "Сума за плащане", the seller under "PARDAVĖJAS"', () => {
+  const si = read([[[300, 'Skupaj brez DDV'], [480, '2.020,20 €']], [[300, 'DDV 22 % od 1.378,20'], [480, '303,20 €']], [[300, 'ZA PLAČILO'], [480, '2.384,39 €']], [[300, 'Plačano'], [480, '-300,00 €']]], PARTS);
+  assert.equal(si.total, 2384.39);
+  const bg = readPage(sized([[[440, 'ФАКТУРА']], [[469, '№ 0000004821']], [[50, 'ПОЛУЧАТЕЛ'], [300, 'ДОСТАВЧИК']], [[50, 'Тракия Билд ООД'], [300, 'Балкан Електро Инженеринг ЕООД']], [[50, 'гр. Пазарджик 4400'], [300, 'гр. Пловдив 4000']], [[300, 'Данъчна основа'], [480, '18 744,10 лв.']], [[300, 'ДДС 20%'], [480, '3 748,82 лв.']], [[300, 'Сума за плащане'], [480, '22 492,92 лв.']]], [0]), [VENDOR_FIELD, PARTS[0]]);
+  assert.deepEqual([bg.vendor, bg.total], ['Балкан Електро Инженеринг ЕООД', 22492.92]);
+  const lt = read(['Knygų sala', [[195, 'PVM SĄSKAITA FAKTŪRA']], [[42, 'PARDAVĖJAS'], [300, 'PIRKĖJAS']], [[42, 'UAB Knygų sala'], [300, 'VšĮ Kauno jaunimo centras']], [[42, 'Gedimino pr. 28'], [300, 'Laisvės al. 55']]], [{ name: 'customer', type: 'text', description: 'Name of the buyer' }]);
+  assert.equal(lt.customer, 'VšĮ Kauno jaunimo centras');
+});
+
+test('a legal name under its logo\'s two lines, with the title block beside them, is the seller', () => {
+  const cl = readPage(sized([[[90, 'PATAGONIA'], [407, 'R.U.T.: 76.912.384-5']], [[90, 'CAFÉS Y TOSTADURÍA']], [[397, 'FACTURA ELECTRÓNICA']], [[42, 'Cafés y Tostaduría Patagonia SpA'], [400, 'N° 48213']], 'Av. Italia 1450, Providencia', 'Santiago, Región Metropolitana'], [0], 2.5), [VENDOR_FIELD]);
+  assert.equal(cl.vendor, 'Cafés y Tostaduría Patagonia SpA');
+});
+
+test('the addressee under a small-print sender line written with commas is no seller, whatever tax number stands beside it', () => {
+  const p = makePage([[[455, 'seeland']], [[505, 'haustechnik']], [[459, 'Seeland Haustechnik AG']], [[485, 'Industriestrasse 27']], [[509, '6005 Luzern']], [[42, 'Seeland Haustechnik AG, Industriestrasse 27, 6005 Luzern']], [[42, 'Immobilien Pilatusblick GmbH'], [430, 'UID CHE-284.617.395 MWST']], [[42, 'Frau Claudia Arnold']], [[42, 'Pilatusstrasse 41']], [[42, '6003 Luzern']], [[42, 'Rechnung RE-2025-1147']]]);
+  for (const w of p.words) {
+    const line = Math.round((w.y0 - 50) / 14);
+    if (line === 0) w.y1 = w.y0 + 30;
+    if (line === 5) w.y1 = w.y0 + 7;
+  }
+  assert.equal(readPage(p, [VENDOR_FIELD]).vendor, 'Seeland Haustechnik AG');
+});
+
+test('on a scan, a legal name run on into its street is cut at its form and taken over the logo\'s words', () => {
+  const p = sized(['COLLINE TOSCANE FATTURA', 'Oleificio Colline Toscane S.r.l. Via Chiantigiana 88,50012 Bagno a Ripoli (FI)', 'amministrazione@collinetoscane.it', 'P.IVA e C.F. 06512340487 · REA FI-634512', 'SPETT.LE', 'Enoteca Il Gallo Nero'], [0], 1.5);
+  for (const w of p.words) w.conf = 90;
+  assert.equal(readPage({ ...p, source: 'ocr' }, [VENDOR_FIELD]).vendor, 'Oleificio Colline Toscane S.r.l.');
+});

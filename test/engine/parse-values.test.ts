@@ -116,3 +116,13 @@ test('a dash closing a yen amount ("¥1,157,432-", as Japanese bills print it) i
   // Other amounts keep the trailing minus of accounting systems.
   assert.equal(parseAmount('562,60-'), -562.6);
 });
+
+test('the naira as OCR reads its sign ("N2,789,087.50"), the pound read as "f", the lev after the amount', () => {
+  assert.equal(parseAmount('TOTAL N2,789,087.50'), 2789087.5);
+  assert.equal(parseAmount('Advance Payment -N1,000,000.00'), -1000000);
+  assert.equal(parseAmount('TOTAL f102.65'), 102.65);
+  assert.deepEqual(findAmounts('Сума за плащане 22 492,92 лв.').map((a) => [a.value, a.currency]), [[22492.92, true]]);
+  // Only before an amount with cents: "N 12", "f12" are no sums of money.
+  assert.equal(findAmounts('N 12')[0]?.currency ?? false, false);
+  assert.equal(parseAmount('f12'), null);
+});

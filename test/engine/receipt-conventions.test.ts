@@ -330,6 +330,9 @@ test('a trading name ending "& CO." over the legal name gives the legal name', (
 test('a card terminal\'s "Merchant 1209445" labels no name under it', () => {
   const data = read(['DE HAMER', 'Bouwmarkt De Hamer B.V.', 'Industrieweg 18', '3542 AD Utrecht', 'Datum: 28-03-2024 10:33', 'Kwast synth. 50mm 3,79', 'TOTAAL 80,28', 'PIN 80,28', '*** PINBETALING ***', 'Terminal TX8844102', [[50, 'Merchant'], [300, '1209445']], [[50, 'Kaa rt'], [300, 'Maestro']], [[50, 'Kaartnr'], [300, '****1234']], 'Bedankt en tot ziens!']);
   assert.equal(data.company, 'Bouwmarkt De Hamer B.V.');
+  // Nor the card acquirer's legal name printed under it.
+  const acquirer = read(['DE HAMER', 'Bouwmarkt De Hamer B.V.', 'Industrieweg 18', '3542 AD Utrecht', 'Datum: 28-03-2024 10:33', 'TOTAAL 80,28', '*** PINBETALING ***', [[50, 'Merchant'], [300, '1209445']], 'Worldline Nederland B.V.', 'Bedankt en tot ziens!']);
+  assert.equal(acquirer.company, 'Bouwmarkt De Hamer B.V.');
 });
 
 test('a house number OCR glued to its street ("3Kings Parade") is address, not the shop\'s name', () => {
@@ -345,4 +348,38 @@ test('a ride\'s "From:" and "To:" name where it began and ended, not the taxi co
 test('an address ends at a tax number OCR spaced out ("St . -Nr."), and a Turkish street\'s "Cad.No:" is the street\'s number', () => {
   assert.equal(read(['PARKHAUS AM MARKT', 'City Parken Dresden GmbH', 'Altmarkt 10', '01067 Dresden', 'St . -Nr.202/123/45678', 'QUITTUNG', '11.03.2024 14:02', 'Summe 18,00']).address, 'Altmarkt 10 01067 Dresden');
   assert.equal(read(['TEKNODUNYA', 'TEKNO DUNYA ELEKTRONIK LTD. STI.', 'Bagdat Cad.No: 245/A Kadikoy', '34728 ISTANBUL', 'KOZYATAGI V.D.8230012345', 'TARIH: 20.03.2024 SAAT: 16:22', 'TOPLAM *2.447,00']).address, 'Bagdat Cad.No: 245/A Kadikoy 34728 ISTANBUL');
+});
+
+/** An OCR page whose lines `big` are printed `by` times as tall (a shop's name over its till print). */
+function readSized(lines: FixtureLine[], big: number[], by = 1.5) {
+  const page = ocr(lines);
+  for (const w of page.words) if (big.includes(Math.round((w.y0 - 50) / 14))) w.y1 = w.y0 + 10 * by;
+  return extractFields({ pages: [page], fields: FIELDS, dateFormat: null, detectLayout: true, detectTables: false }).data;
+}
+
+test('a terminal\'s "Merchant : 000144782" labels not the line under it, even a company\'s name', () => {
+  const data = read(['DE HAMER', 'Bouwmarkt De Hamer B.V.', 'Industrieweg 18', '3542 AD Utrecht', 'TOTAAL 80,28', '*** PINBETALING ***', 'Merchant : 000144782', 'Worldline Nederland B.V.', 'Bedankt en tot ziens!']);
+  assert.equal(data.company, 'Bouwmarkt De Hamer B.V.');
+});
+
+test('legal forms of Bulgaria and Estonia (EOOD, OÜ as OCR reads it), a register entry of Belgium (RPR) and a logo\'s second line give the legal name', () => {
+  assert.equal(readSized(['MARKETZORA', 'ZORA TRADE EOOD', 'bul. Vitosha 88', '1463 Sofia', 'EIK: 204567891', '19-06-2024 12:40:33', 'HLYAB DOBRUDZHA 650G 1.89B', 'OBSHTO 63.90'], [0]).company, 'ZORA TRADE EOOD');
+  assert.equal(read(['HOTEL RAEKOJA', 'LOBBY BAR', 'Raekoja Hotell ou', 'Reg. kood 12345678', 'Vana-Viru 7', '10111 Tallinn', '22.02.2025 23:14', 'KOKKU EUR 72,00']).company, 'Raekoja Hotell ou');
+  assert.equal(read(['De Linde', 'BUURTSUPER', 'Mechelsesteenweg 144', '2018 Antwerpen', 'BTW BE 0712.345.678', 'GOUDA JONG 500G 5,49 A', 'TOTAAL 68,75', '26/11/2024 17:09', 'Bedankt en tot ziens!', 'De Linde Retail BV RPR Antwerpen']).company, 'De Linde Retail BV');
+  assert.equal(readSized(['TAXI', 'LJUBLJANICA', 'Ljubljanica prevozi d.o.o.', 'Dunajska cesta 56', '1000 Ljubljana', 'Datum : 07.03.2025', 'ZA PLACILO EUR 17,64'], [0]).company, 'Ljubljanica prevozi d.o.o.');
+});
+
+test('a trade word alone under a name in capitals completes it ("KALEVAN" / "APTEEKKI")', () => {
+  assert.equal(readSized(['KALEVAN', 'APTEEKKI', 'Kalevantie 21', '33100 Tampere', 'Y-tunnus 1234567-8', '12.11.2024 14:03 Kuitti 30581', 'Burana 400 mg 8,47', 'MAKSETTAVA 66,15'], [0, 1]).company, 'KALEVAN APTEEKKI');
+});
+test('an address starts at a floor ("G/F") or a post box and ends before a labelled phone number or a tax status; OCR\'s "P.0." is P.O.', () => {
+  assert.equal(read(['HEALTHPLUS PHARMA DISTRIBUTORS, INC.', 'G/F Robinsons Place', 'Pedro Gil cor. Adriatico St.', 'Ermita, Manila 1000', 'Tel. No. (02) 8521-4478', 'SALES INVOICE']).address, 'G/F Robinsons Place Pedro Gil cor. Adriatico St. Ermita, Manila 1000');
+  assert.equal(read(['Harbour City Cabs Pty Ltd', 'ABN 12345 678 901', 'PO Box 455', 'Alexandria NSW 2015', 'Bookings 13 22 77', 'TAX INVOICE']).address, 'PO Box 455 Alexandria NSW 2015');
+  assert.equal(read(['HOJAS DE OTONO S.R.L.', 'C.U.I.T. Nro. : 30-71234567-9', 'Av. Corrientes 1555', 'C1042AAD Ciudad Autonoma de Buenos Aires', 'IVA RESPONSABLE INSCRIPTO', 'FACTURA B (Cod.006)']).address, 'Av. Corrientes 1555 C1042AAD Ciudad Autonoma de Buenos Aires');
+  assert.equal(read(['MWANGAZA HARDWARE LIMITED', 'Kenyatta Avenue, opp. Post office', 'P.0. BOX 1234-20100 Nakuru', 'Tel: 0722 123456']).address, 'Kenyatta Avenue, opp. Post office P.O. BOX 1234-20100 Nakuru');
+});
+
+test('the total a card slip adds a tip to, its pound sign read as "f", is the total paid', () => {
+  const data = read(['THE PULTENEY BAR', '14 Great Pulteney Street', 'Bath BA2 4BR', '12/10/24 22:11', '2 Negroni 27.00', 'Subtotal 86.80', 'Discretionary Service 12.5% 10.85', 'Bill Total 97.65', 'VAT @ 20% included 16.28', 'MASTERCARD **** 6620', 'SALE 97.65', 'GRATUITY 5.00', 'TOTAL f102.65']);
+  assert.equal(data.total, 102.65);
 });

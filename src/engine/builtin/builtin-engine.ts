@@ -4,7 +4,7 @@ import { classifyPages } from './classify.js';
 import { extractFields } from './extract-fields.js';
 
 /** Bumped whenever the rules change what they extract, so results can be traced to a rule set. */
-export const BUILTIN_ENGINE_VERSION = '1.17.0';
+export const BUILTIN_ENGINE_VERSION = '1.18.0';
 
 export function createBuiltinEngine(): ExtractionEngine {
   return {

@@ -83,6 +83,15 @@ const SUM_WORDS = new Set(['total', 'totaal', 'summe', 'gesamt', 'gesamtbetrag',
 const sumsASale = (line: string): boolean => /\d\D?\d/.test(line) && foldTokens(line).some((t) => SUM_WORDS.has(t));
 const statesMoney = (raw: string): boolean => TWO_DECIMALS.test(raw) || findAmounts(raw).some((a) => a.currency) || raw.split('\n').some(sumsASale);
 
+/**
+ * Change handed back over the counter ("CHANGE 408.00", "PARA ÜSTÜ *63,70", "Rückgeld 3,85"): a sale paid
+ * in cash at a till. No bill that asks for payment prints it, whatever the till calls its slip ("SALES INVOICE").
+ */
+const CHANGE_GIVEN =
+  /^\W*(?:change(?:\s+due)?|cambio|vuelto|troco|rückgeld|rueckgeld|rendu|monnaie\s+rendue|wisselgeld|kembali(?:an)?|resto|reszta|vráceno|vraceno|vračilo|vracilo|povrat|byttepenge|växel|vaxel|veksel|takaisin|vaihtoraha|para\s+üstü|tagasi|grąža|graza|visszajáró|visszajaro)\b\W{0,3}(?:[A-Z]{0,3}\W{0,2})?\d+[.,]\d{2}\b/imu;
+/** Evidence for the receipt label from change given or a receipt's title. */
+const CHANGE_EVIDENCE = 1.5;
+
 const PATTERNS: Record<string, RegExp> = Object.assign({}, ...Object.values(DOCUMENT_TYPE_PATTERNS));
 
 /**
@@ -104,7 +113,9 @@ export function classifyPages(input: ClassifyInput): ClassifyOutput {
   const raw = input.pages
     .map((p) => pageTextOf(p))
     .join('\n')
-    .replace(NOT_AN_INVOICE, ' ');
+    .replace(NOT_AN_INVOICE, ' ')
+    // An abbreviation spelled with full stops is its word: "I.V.A." is IVA, "R.U.T." RUT.
+    .replace(/(?<!\p{L})(?:\p{L}\.){2,}/gu, (m) => m.replaceAll('.', ''));
   const tokens = foldTokens(raw);
   const text = ` ${tokens.join(' ')} `;
   const queries = input.classes.map((c) => buildQuery(c.label, c.description ?? ''));
@@ -146,6 +157,10 @@ export function classifyPages(input: ClassifyInput): ClassifyOutput {
       else if (billing[i]) evidence[i] = e * OTHER_TITLE_SHARE;
     });
   }
+  if (CHANGE_GIVEN.test(raw)) queries.forEach((q, i) => q.kinds.has('receipt') && (evidence[i] += CHANGE_EVIDENCE));
+  // A paper titled a receipt ("QUITTUNG", "Kassenbon") says what it is; tills titled "Rechnung" or "TAX INVOICE"
+  // make an invoice's title no such evidence.
+  if (titled.has('receipt') && !titled.has('invoice') && statesMoney(raw)) queries.forEach((q, i) => q.kinds.has('receipt') && (evidence[i] += CHANGE_EVIDENCE));
   const logits = [...evidence, NONE_EVIDENCE].map((e) => e / TEMPERATURE);
   const max = Math.max(...logits);
   const exps = logits.map((l) => Math.exp(l - max));

@@ -92,6 +92,19 @@ export const DOCUMENT_TITLES: Record<string, string[]> = {
   ],
   // A ticket to an event, bought before it: admission, not the receipt of the sale.
   'event ticket': ['e ticket', 'eticket', 'event ticket', 'admission ticket', 'concert ticket', 'eintrittskarte', 'billet d entree', 'biglietto d ingresso', 'toegangsbewijs'],
+  // A book of the invoices issued or received ("Invoice register", "KNJIGA IZLAZNIH RAČUNA", "Rechnungsausgangsbuch").
+  ledger: [
+    'invoice register', 'sales register', 'purchase register', 'sales ledger', 'purchase ledger', 'sales journal', 'purchase journal', 'rechnungsausgangsbuch',
+    'rechnungseingangsbuch', 'rechnungsausgangsliste', 'journal des ventes', 'journal des achats', 'registro de facturas', 'libro de facturas emitidas',
+    'libro de facturas recibidas', 'registro fatture', 'registro iva', 'knjiga izlaznih racuna', 'knjiga ulaznih racuna', 'knjiga izdanih racunov', 'knjiga prejetih racunov',
+  ],
+  // An office's internal note ("MEMORANDUM", "Hausmitteilung", "Note de service").
+  memo: ['memo', 'memorandum', 'internal memo', 'interoffice memo', 'aktennotiz', 'hausmitteilung', 'note de service', 'note interne', 'memorandum interno', 'nota interna', 'interne memo'],
+  // A return to the tax office ("VAT Return", "Umsatzsteuer-Voranmeldung", "Déclaration de TVA").
+  'tax return': [
+    'vat return', 'tax return', 'gst return', 'income tax return', 'umsatzsteuervoranmeldung', 'umsatzsteuer voranmeldung', 'steuererklaerung', 'umsatzsteuererklaerung',
+    'declaration de tva', 'declaracion de iva', 'dichiarazione iva', 'aangifte omzetbelasting', 'btw aangifte', 'momsdeklaration', 'momsangivelse', 'mva melding', 'deklaracja vat',
+  ],
   form: ['form', 'application form', 'change of address', 'formular', 'formulaire', 'formulario', 'modulo', 'formulier', 'blankett'],
   'deposit slip': ['deposit slip', 'paying in slip', 'paying in', 'einzahlungsschein', 'einzahlungsbeleg', 'bordereau de remise', 'ficha de deposito', 'distinta di versamento', 'stortingsbewijs'],
   // An event's or a conference's programme ("PROGRAMA", "Tagungsprogramm").
@@ -152,7 +165,10 @@ function titledIn(text: string, prominent: boolean, whole = false): string[] {
       const end = i + t.words.length;
       const after = tokens[end];
       const label = colonAt === end || (colonAt === end + 1 && NUMBER_WORDS.has(after)) || (after !== undefined && LABEL_AFTER.has(after));
-      if (!label && (!whole || end === tokens.length)) kinds.push(t.kind);
+      // After qualifiers the kind ends the title, or a number follows it ("WEEKLY TIMESHEET", "COMMERCIAL INVOICE No. 5"):
+      // "What every invoice must show" is a heading about invoices.
+      const ends = i === from || tokens.slice(end).every((w) => NUMBER_WORDS.has(w) || /\d/.test(w));
+      if (!label && ends && (!whole || end === tokens.length)) kinds.push(t.kind);
       break;
     }
   }
@@ -216,6 +232,9 @@ const TELLTALES: Record<string, RegExp> = {
   cheque: /\bpay\s?to\s?the\b.{0,120}?\border of\b/,
   'bank slip': /\b(?:balance (?:enquiry|inquiry)|pertanyaan baki)\b/,
   'expense report': /\bexpense (?:claim|report)\b/,
+  // An offer that says how long it holds ("This quotation is valid for 30 days", "Penawaran ini berlaku 30 hari").
+  quotation:
+    /\b(?:this (?:quote|quotation|offer|estimate|proposal) is valid|(?:quote|quotation|offer|estimate) valid (?:for|until)|penawaran ini berlaku|(?:dieses )?angebot (?:ist )?(?:gueltig|gilt)|(?:offre|devis) valable|(?:presupuesto|oferta|cotizacion) valid[oa]|(?:offerta|preventivo) valid[oa]|offerte (?:is )?geldig|teklif gecerli)\b/,
   // A card's statement asks for a minimum payment against a credit limit; no bill offers to take less.
   'bank statement': /^(?=.*\b(?:minimum (?:payment|amount)|mindestbetrag|mindestzahlung|paiement minimum|pago minimo|pagamento minimo|minimale betaling)\b)(?=.*\b(?:credit limit|available credit|kreditrahmen|verfuegungsrahmen|limite de credit|limite de credito|limite di credito|kredietlimiet)\b)/,
 };

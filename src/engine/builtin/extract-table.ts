@@ -122,6 +122,9 @@ function pricedItem(texts: string[], columns: Column[], mark: DecimalMark): bool
 /** "Page 1 of 2", "Seite 1 von 2", "Page 1/2", "Pág. 1 de 2", "1 / 2". */
 const PAGE_NUMBER = /^\W*(?:(?:page|seite|pagina|página|pág|blad|sida|side|strona|sivu)\.?\s*)?\d{1,3}\s*(?:of|von|de|di|van|av|af|z|\/)\s*\d{1,3}\W*$/i;
 
+/** A footer line that ends with its page number ("ACME Ltd · Reg. No. 118734 · Page 1 of 2"). */
+const PAGE_FOOT = /(?:^|\s)(?:page|seite|pagina|página|pág|blad|sida|side|strona|sivu|stránka|strana|lapa|leht|стр|σελ)\.?\s*\d{1,3}\s*(?:of|von|de|di|van|av|af|z|iš|от|из|\/)\s*\d{1,3}\W*$/iu;
+
 function itemsUnder(lines: Line[], header: Header, subs: TableSub[], opts: TableOptions, mark: DecimalMark): ItemLines[] {
   const items: ItemLines[] = [];
   const numberCols = header.columns.filter((c) => c.sub?.def.type === 'number');
@@ -160,7 +163,7 @@ function itemsUnder(lines: Line[], header: Header, subs: TableSub[], opts: Table
     // On a continuation page the rows must start right at the top, else the table ended on the last page.
     if (page !== header.line.page && k - pageStart >= 3 && rowsOnPage === 0) break;
     // A page number at the page's foot ("Page 1 of 2") is no item, and the table may go on over the page.
-    if (PAGE_NUMBER.test(line.text)) continue;
+    if (PAGE_NUMBER.test(line.text) || PAGE_FOOT.test(line.text)) continue;
     const gap = line.y0 - lastY;
     // Whitespace ends a table; notes printed under an item do not.
     if (gap > Math.max(4 * Math.max(line.height, header.line.height), 2.5 * pitch)) break;

@@ -130,6 +130,10 @@ function compactNumber(text: string, terms: FieldTerms, lastLabelWord: string): 
   return terms.role === 'identifier' && digits && sign !== undefined && NUMBER_WORDS.has(sign) ? { kind: 'text', value: digits } : null;
 }
 
+/** Words of two letters or more after the value in its phrase. */
+const trailingWords = (text: string, value: string): number =>
+  text.includes(value) ? text.slice(text.indexOf(value) + value.length).split(/\s+/).filter((w) => /\p{L}{2}/u.test(w)).length : 0;
+
 export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueContext): Candidate[] {
   const out: Candidate[] = [];
   for (const line of lines) {
@@ -166,6 +170,8 @@ export function labelCandidates(lines: Line[], terms: FieldTerms, ctx: ValueCont
         // "FACTUUR" title) or the text it belongs to ("Avenue Louise 180"), not the label's value.
         const own = source === 'below' && terms.role === 'identifier' && value.kind === 'text' ? [...labelLeftOf(at, text), ...leadingWords(text, value.value)] : [];
         if (own.length > 0) score -= 0.4;
+        // Nor is the number that opens a line of words ("3/F Mapfre Bldg., 105 Pasong Tamo Ext." under the title): an address.
+        if (source === 'below' && terms.role === 'identifier' && value.kind === 'text' && trailingWords(text, value.value) >= 2) score -= 0.4;
         // A bare "No." heading a column of an item table over a priced row: the item's position, not the document's number.
         if (source === 'below' && terms.role === 'identifier' && line.phrases.length >= 4 && PRICE.test(at.text) && tokenize(phrase.text).every((t) => NUMBER_WORDS.has(t))) score -= 0.5;
         // A value buried in a sentence after the label is weak evidence.

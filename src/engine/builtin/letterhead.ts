@@ -43,8 +43,9 @@ const DOC_TYPE_WORD =
 const SENDER_SEPARATOR = /\s+[-–·•●|]\s+|\s*[·•●|]\s*/;
 const OCR_SENDER_SEPARATOR = /\s+[-–·•●|+]\s+|\s*[·•●|]\s*/;
 /** A sender line over an address window: a name with a company form or trade word, then address parts. */
-const isSenderLine = (l: Line): boolean => {
-  const parts = l.text.split(SENDER_SEPARATOR);
+const isSenderLine = (l: Line, small = false): boolean => {
+  // In small print commas separate the parts too ("Seeland Haustechnik AG, Industriestrasse 27, 6005 Luzern").
+  const parts = l.text.split(small ? /\s+[-–·•●|]\s+|\s*[·•●|]\s*|,\s+/ : SENDER_SEPARATOR);
   return parts.length >= 3 && looksLikeCompany(parts[0]) && parts.slice(1).some((p) => addressLike(p));
 };
 
@@ -62,7 +63,9 @@ export function senderLineAddress(l: Line): string | null {
  */
 export function recipientWindow(lines: Line[]): Phrase[] {
   const out: Phrase[] = [];
-  for (const s of lines.filter(isSenderLine)) {
+  const heights = lines.map((l) => l.height).sort((a, b) => a - b);
+  const body = heights[Math.floor(heights.length / 2)] ?? 0;
+  for (const s of lines.filter((l) => isSenderLine(l, l.height < 0.85 * body))) {
     const below = lines.filter((l) => l.page === s.page && l.index > s.index && l.index <= s.index + 5);
     for (const l of below) out.push(...l.phrases.filter((p) => p.x0 < s.x1 && p.x1 > s.x0 && !isSenderLine(l)));
   }
@@ -215,7 +218,9 @@ interface Option {
 /** A line cut after its legal form when only words without figures follow it. */
 function wordsAfterForm(text: string): string {
   const cut = hasLegalForm(text) ? cutAtLegalForm(text) : text;
-  return /\d/.test(text.slice(cut.length)) ? text : cut;
+  const rest = text.slice(cut.length).replace(/^[\s,·•|-]+/u, '');
+  // The street after the form ("… S.r.l. Via Chiantigiana 88, 50012 Bagno a Ripoli") is the address run on; other figures keep it whole.
+  return /\d/.test(rest) && !isStreetLine(rest) ? text : cut;
 }
 
 function optionsOf(l: Line, ocr: boolean, above: Line | undefined): Option[] {
@@ -384,7 +389,9 @@ export function joinNameAbove(lines: Line[], best: NameCandidate): NameCandidate
   const ownWords = withoutLegalForm(best.text).split(/\s+/).filter((w) => /\p{L}/u.test(w) && !hasTradeWord(w));
   const aboveWords = new Set(t.toLowerCase().split(/\s+/));
   const ownName = ownWords.length >= 2 || ownWords.some((w) => w.length >= 3 && aboveWords.has(w.toLowerCase()));
-  if (!ownName && wrapped && caps(t) && caps(best.text) && similar && close && meanConf(above) >= 60 && !/\d/.test(t) && !looksLikeCompany(t) && !NOT_A_NAME.test(t) && letterRatio(t) >= 0.8) {
+  // A trade word alone ("APTEEKKI", "BAKERY") names no one: the line over it in the same type does ("KALEVAN").
+  const bare = ownWords.length === 0 && withoutLegalForm(best.text).split(/\s+/).length <= 2;
+  if (!ownName && (wrapped || bare) && caps(t) && caps(best.text) && similar && close && meanConf(above) >= 60 && !/\d/.test(t) && !looksLikeCompany(t) && !NOT_A_NAME.test(t) && letterRatio(t) >= 0.8) {
     return { ...best, text: `${repairNameText(t)} ${best.text}` };
   }
   return best;
@@ -455,7 +462,9 @@ export function joinNameBelow(lines: Line[], best: NameCandidate): NameCandidate
   // A company number right under the second line ("RESTORAN NASI KANDAR" / "AL-HIKMAH" / "(002345678-X)") ends the name there.
   const after = lines.find((l) => l.index === best.line.index + 2);
   const numberedAfter = !!after && after.page === best.line.page && REGISTRATION_LINE.test(after.text.trim()) && caps(best.text) && caps(t);
-  const completes = DANGLING.test(best.text.trim()) || (!hasLegalForm(best.text) && hasLegalForm(t) && hasLegalForm(`${best.text} ${t}`)) || /^(?:&\s*)?co\.?\b/i.test(t) || numberedAfter;
+  // A trade word alone under a name in capitals ("KALEVAN" / "APTEEKKI") is its second half: "Kaleva's pharmacy".
+  const trade = caps(best.text) && caps(t) && !hasLegalForm(best.text) && t.split(/\s+/).length <= 2 && t.split(/\s+/).every((w) => hasTradeWord(w));
+  const completes = trade || DANGLING.test(best.text.trim()) || (!hasLegalForm(best.text) && hasLegalForm(t) && hasLegalForm(`${best.text} ${t}`)) || /^(?:&\s*)?co\.?\b/i.test(t) || numberedAfter;
   // A candidate joined over two lines already (a form wrapped under its name) holds the line below.
   const holds = best.text.toLowerCase().endsWith(t.toLowerCase());
   return close && similar && short && completes && !holds ? { ...best, text: `${best.text} ${repairNameText(t)}` } : best;

@@ -11,8 +11,10 @@ export interface AmountMatch {
   decimals: boolean;
 }
 
-// Rand (R508.08), rupiah, złoty (also read "zl" or "z"), koruna, forint and the Nordic kronor besides.
-const CURRENCY = String.raw`(?:[$€£¥₹₱฿]|RM|USD|EUR|GBP|CHF|INR|MYR|CAD|AUD|SGD|JPY|MXN|ZAR|PLN|CZK|IDR|THB|PHP|SEK|NOK|DKK|HUF|Rs\s?\.?|Rp\.?|R(?=\s?\d)|P(?=\d{1,3}(?:,\d{3})*\.\d{2}(?!\d))|zł|zl|z(?![\p{L}])|Kč|Kc|Ft|kr)`;
+// Rand (R508.08), rupiah, złoty (also read "zl" or "z"), koruna, forint and the Nordic kronor besides; the
+// pound as OCR often reads its sign, "f102.65", and the naira as "N2,789,087.50" (only before an amount with
+// cents); the lev's "лв." after the amount.
+const CURRENCY = String.raw`(?:[$€£¥₹₱฿₦₪₺₴]|RM|USD|EUR|GBP|CHF|INR|MYR|CAD|AUD|SGD|JPY|MXN|ZAR|PLN|CZK|IDR|THB|PHP|SEK|NOK|DKK|HUF|NGN|KES|KSh|AED|SAR|EGP|TRY|RON|BGN|UAH|ILS|лв\.?|N(?=\d{1,3}(?:,\d{3})*\.\d{2}(?!\d))|Rs\s?\.?|Rp\.?|R(?=\s?\d)|P(?=\d{1,3}(?:,\d{3})*\.\d{2}(?!\d))|f(?=\d{1,3}(?:,\d{3})*\.\d{2}(?!\d))|zł|zl|z(?![\p{L}])|Kč|Kc|Ft|kr)`;
 // A number: digits with optional grouping (Indian lakh grouping too: 1,28,041.00), then an optional
 // 1-4 digit decimal part.
 const NUMBER = String.raw`\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?|\d{1,3}(?:[,. '\u00a0\u202f]\d{3})+(?:[.,]\d{1,4})?|\d+(?:[.,]\d{1,4})?`;

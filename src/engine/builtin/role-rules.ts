@@ -184,6 +184,8 @@ export function rankCandidates(cands: Candidate[], terms: FieldTerms, numLines: 
       const own = new Set(terms.nameTerms.flatMap((set) => [...set]));
       const names = c.labelTokens.some((t) => own.has(t) && !NUMBER_WORDS.has(t));
       if (!names && c.labelTokens.some((t) => OTHER_NUMBER_WORDS.has(t) && !own.has(t))) c.score -= 1;
+      // A number the label refers to ("Vedr. faktura nr. 20250119", "Betr. Rechnung 4711"): the invoice a credit note corrects.
+      else if (REFERS_TO.has(c.labelTokens[0] ?? '')) c.score -= 1;
     } else if (terms.role === 'vendor' || terms.role === 'address') {
       if (c.value.kind === 'text' && !/\p{L}{2}/u.test(c.value.value)) c.score -= 1;
       if (c.value.kind === 'text' && c.value.value.split(/\s+/).length > 8) c.score -= 0.5;
@@ -265,7 +267,7 @@ function isBalanceAfterDeduction(c: Candidate, cands: Candidate[], lines: Line[]
 const NUMBER_WORDS = synonymsOf('number');
 /** Words of a label that name the number of something other than the document itself. */
 const OTHER_NUMBER_WORDS = new Set([
-  ...synonymsOf('customer'), ...synonymsOf('order'), ...synonymsOf('tax'), ...synonymsOf('phone'), 'account', 'konto', 'compte', 'cuenta', 'conto',
+  ...synonymsOf('customer'), ...synonymsOf('order'), ...synonymsOf('tax'), ...synonymsOf('phone'), 'account', 'acct', 'acc', 'a/c', 'konto', 'kto', 'compte', 'cuenta', 'conto',
   'kundennummer', 'auftragsnummer', 'bestellnummer', 'item', 'article', 'artikel', 'sku', 'iban', 'reg', 'registration', 'ein', 'abn', 'gstin',
   'pan', 'siret', 'siren', 'kvk', 'nif', 'cif', 'nip', 'tracking', 'contract', 'vertrag', 'contrato', 'contratto', 'contrat', 'kontrakt', 'member', 'membership', 'asiakasnumero', 'klantnummer',
   // A Mexican CFDI's fiscal folio (its UUID) and certificate number are not the invoice's series and folio.
@@ -274,7 +276,11 @@ const OTHER_NUMBER_WORDS = new Set([
   'vložka', 'vlozka', 'oddíl', 'oddil', 'zapsáno', 'zapsano',
   // Another paper's number the document refers to ("NFS-e correspondente nº 0000731", "related order").
   'correspondente', 'correspondiente', 'corresponding', 'related', 'referente', 'relativa', 'relativo',
+  'kundenr', 'kundenummer', 'kundnr', 'kundnummer', 'klantnr', 'asiakasnro',
 ]);
+
+/** Words that open a reference to another paper. */
+const REFERS_TO = new Set(['vedr', 'vedrørende', 'vedrorende', 'betr', 'betreff', 'bezüglich', 'regarding', 'concerning', 'ursprungsrechnung']);
 
 const NET_WORDS = new Set(['net', 'netto', 'nett']);
 const GROSS_WORDS = new Set(['gross', 'brutto']);

@@ -17,7 +17,9 @@ const SYNONYM_GROUPS: string[][] = [
     'arve', 'rēķins', 'rekins', 'sąskaita', 'saskaita', 'sąskaitos', 'saskaitos', 'faktúra', 'račun', 'racun', 'računa', 'racuna', 'фактура',
     'τιμολόγιο', 'τιμολογιο', 'timologio', 'reikningur', 'reiknings', 'faktur', 'számla', 'szamla', 'számlaszám', 'szamlaszam',
     // The document a number label names on invoices printed by accounting systems ("Document No.", "Numero documento").
-    'document', 'documento'],
+    'document', 'documento',
+    // The series of a numbering ("Serija ir Nr.", "Serie y Folio"): the document's own.
+    'serija', 'serie', 'série', 'seria', 'folio'],
   // Also Spanish/Portuguese/Italian (fecha, data, emisión), Dutch/Scandinavian (datum, dato), Malay/Indonesian (tarikh, tanggal).
   ['date', 'dated', 'datum', 'issued', 'issue', 'rechnungsdatum', 'belegdatum', 'fecha', 'data', 'dato', 'tarikh', 'tanggal', 'tgl', 'emisión', 'emision', 'emissão', 'émission', 'ausstellungsdatum', 'wystawienia',
     // Turkish, Hungarian, Vietnamese.
@@ -38,12 +40,18 @@ const SYNONYM_GROUPS: string[][] = [
     'toplam', 'tutar', 'tutarı', 'ödenecek', 'odenecek', 'fizetendő', 'fizetendo', 'összesen', 'osszesen', 'végösszeg', 'vegosszeg', 'tổng cộng', 'tong cong',
     // Estonian, Latvian, Lithuanian, Slovak, Slovenian, Croatian, Bulgarian (as printed and transliterated), Icelandic.
     'kokku', 'kopā', 'kopa', 'iš viso', 'is viso', 'spolu', 'celkom', 'skupaj', 'ukupno', 'sveukupno', 'общо', 'obshto', 'samtals',
+    // Slovene and Croatian "za plačilo", "za platiti" (to pay).
+    'plačilo', 'placilo', 'platiti',
+    // Bulgarian "Сума за плащане" (sum to pay).
+    'сума', 'плащане', 'стойност', 'stoynost', 'сумма', 'стоимость',
     // Greek: σύνολο (total), πληρωτέο ποσό (amount payable), αξία (value); capitals print no accents.
     'σύνολο', 'συνολο', 'πληρωτέο', 'πληρωτεο', 'ποσό', 'ποσο', 'αξία', 'αξια'],
   ['vendor', 'seller', 'supplier', 'from', 'company', 'merchant', 'issuer', 'store', 'shop', 'lieferant', 'verkäufer', 'fournisseur', 'vendeur', 'proveedor', 'fornitore', 'fornecedor', 'leverancier', 'vendedor', 'emisor', 'sprzedawca', 'myyjä', 'säljare', 'leverandør'],
   ['customer', 'buyer', 'client', 'kunde', 'käufer', 'acheteur', 'bill to', 'sold to', 'cliente', 'klant', 'kund', 'comprador', 'asiakas', 'nabywca', 'destinatario'],
   ['address', 'addr', 'adresse', 'anschrift', 'location', 'dirección', 'direccion', 'indirizzo', 'endereço', 'morada', 'adres', 'adresa', 'adresi', 'alamat', 'cím', 'địa chỉ', 'dia chi'],
   ['description', 'item', 'items', 'article', 'product', 'designation', 'désignation', 'bezeichnung', 'artikel', 'beschreibung', 'libellé', 'libelle', 'service', 'services', 'details', 'particulars', 'leistung', 'name',
+    // Bulgarian and Russian: наименование, описание, стока.
+    'наименование', 'описание', 'стока', 'naimenovanie',
     'descripción', 'descripcion', 'concepto', 'descrizione', 'articolo', 'descrição', 'descricao', 'omschrijving', 'beskrivelse', 'beskrivning', 'benämning', 'benamning', 'betegnelse', 'benævnelse', 'benevnelse', 'nazwa', 'kuvaus', 'tuote', 'nimike', 'označení', 'oznaceni',
     // Estonian, Latvian, Lithuanian, Slovene/Croatian, Romanian, Icelandic.
     'kirjeldus', 'nimetus', 'nosaukums', 'apraksts', 'pavadinimas', 'aprašymas', 'aprasymas', 'opis', 'popis', 'naziv', 'denumire', 'lýsing', 'lysing', 'vara',
@@ -51,17 +59,21 @@ const SYNONYM_GROUPS: string[][] = [
     'περιγραφή', 'περιγραφη', 'είδος', 'ειδος'],
   ['quantity', 'qty', 'quantité', 'qté', 'qte', 'menge', 'anzahl', 'units', 'unit', 'hours', 'hrs', 'pcs', 'count',
     'cantidad', 'cant', 'uds', 'quantità', 'qtà', 'quantidade', 'qtd', 'qtde', 'aantal', 'antal', 'antall', 'stunden', 'std', 'stk', 'stück', 'horas', 'ore', 'uren', 'ilość', 'ilosc', 'määrä', 'kpl', 'szt', 'počet', 'pocet', 'mj',
-    'kogus', 'daudzums', 'kiekis', 'količina', 'kolicina', 'kol', 'cantitate', 'magn', 'fjöldi', 'fjoldi', 'ποσότητα', 'ποσοτητα', 'ποσ'],
+    'kogus', 'daudzums', 'kiekis', 'količina', 'kolicina', 'kol', 'cantitate', 'magn', 'fjöldi', 'fjoldi', 'ποσότητα', 'ποσοτητα', 'ποσ',
+    'к-во', 'количество', 'кол-во', 'кол'],
   ['price', 'rate', 'cost', 'preis', 'prix', 'einzelpreis', 'einzel', 'unit price', 'pu', 'p.u.', 'nettopreis', 'ep', 'ansatz', 'stückpreis', 'einheitspreis',
     'precio', 'prezzo', 'preço', 'preco', 'prijs', 'pris', 'tarifa', 'tariffa', 'tarief', 'cena', 'hinta', 'yksikköhinta',
-    'hind', 'ühikuhind', 'uhikuhind', 'kaina', 'cijena', 'preț', 'pret', 'verð', 'verd', 'einingarverð', 'einingarverd', 'τιμή', 'τιμη'],
+    'hind', 'ühikuhind', 'uhikuhind', 'kaina', 'cijena', 'preț', 'pret', 'verð', 'verd', 'einingarverð', 'einingarverd', 'τιμή', 'τιμη', 'цена', 'tsena'],
   // The due date's own words: fällig, échéance, vencimiento, scadenza, vervaldatum, förfallodatum, forfaldsdato.
   ['due', 'fällig', 'fälligkeit', 'fälligkeitsdatum', 'échéance', 'echeance', 'vencimiento', 'vencimento', 'scadenza', 'vervaldatum', 'förfallodatum', 'forfaldsdato', 'forfallsdato', 'eräpäivä'],
   ['net', 'netto', 'nettobetrag', 'subtotal', 'zwischensumme', 'ht', 'imponible', 'imponibile', 'subtotaal', 'subtotale', 'ilíquido', 'iliquido', 'καθαρή', 'καθαρη'],
   // Canada's HST/PST/QST, India's CGST/SGST/IGST/UTGST and cess.
-  ['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess', 'kdv', 'áfa', 'afa', 'dph', 'ptu', 'ppn', 'gtgt', 'φπα'],
+  ['tax', 'vat', 'gst', 'mwst', 'ust', 'tva', 'sst', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'btw', 'moms', 'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess', 'kdv', 'áfa', 'afa', 'dph', 'ptu', 'ppn', 'gtgt', 'φπα', 'ддс', 'ндс', 'dds', 'pdv', 'ddv', 'pvn'],
   ['phone', 'tel', 'telephone', 'telefon', 'téléphone', 'fax', 'mobile'],
-  ['order', 'po', 'purchase', 'bestellung', 'commande', 'auftrag'],
+  ['order', 'po', 'purchase', 'bestellung', 'commande', 'auftrag',
+    // Lithuanian, Polish, Czech, Croatian, Slovene, Estonian, Latvian, Finnish, Nordic, Italian, Iberian, Turkish, Indonesian.
+    'užsakymas', 'uzsakymas', 'užsakymo', 'uzsakymo', 'zamówienie', 'zamowienie', 'objednávka', 'objednavka', 'narudžba', 'narudzba', 'naročilo', 'narocilo',
+    'tellimus', 'pasūtījums', 'pasutijums', 'tilaus', 'bestilling', 'beställning', 'bestallning', 'ordine', 'pedido', 'encomenda', 'sipariş', 'siparis', 'pesanan'],
   ['currency', 'währung', 'devise', 'cur'],
 ];
 
@@ -93,7 +105,9 @@ export const PARTIAL_TOTAL_WORDS = new Set([
   'tip', 'shipping', 'freight', 'charges', 'fees', 'basis', 'base', 'taxable', 'card', 'visa', 'mastercard', 'credit',
   'ohne', 'without', 'sans', 'exkl', 'positionssumme', 'warenwert', 'steuer', 'steuerbetrag', 'abschläge', 'zuschläge',
   'imponible', 'imponibile', 'subtotaal', 'subtotale', 'iva', 'btw', 'moms', 'ilíquido', 'iliquido', 'sin', 'senza', 'excl.', 'exento',
-  'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess', 'bez', 'dph', 'ptu',
+  'mva', 'alv', 'hst', 'pst', 'qst', 'cgst', 'sgst', 'igst', 'utgst', 'cess', 'bez', 'brez', 'dph', 'ptu', 'plačano', 'placano',
+  // Bulgarian and Russian tax base and VAT (данъчна основа, ДДС, НДС).
+  'основа', 'данъчна', 'ддс', 'ндс',
   // Discounts in other languages, and plural ("Total Descontos", "Totale sconti").
   'discounts', 'descuento', 'descuentos', 'desconto', 'descontos', 'sconto', 'sconti', 'korting', 'kortingen', 'rabat', 'rabaty', 'sleva', 'slevy', 'alennus', 'alennukset', 'indirim', 'i̇ndirim', 'kedvezmény', 'reducere', 'έκπτωση', 'εκπτωση', 'καθαρή', 'καθαρη', 'φπα',
   // A card's pre-authorisation at a pump (reserviert, blokada środków, tank limit): held, not paid.
@@ -117,7 +131,7 @@ export const KIND_SUM_WORDS = new Set([
 export const NET_PART_WORDS = new Set([
   'subtotal', 'sub', 'net', 'netto', 'nettobetrag', 'excl', 'excluding', 'exclusive', 'before', 'ht', 'untaxed', 'zwischensumme',
   'basis', 'base', 'taxable', 'pretax', 'ohne', 'without', 'sans', 'exkl', 'positionssumme', 'warenwert', 'imponible', 'imponibile',
-  'subtotaal', 'subtotale', 'ilíquido', 'iliquido', 'sin', 'senza',
+  'subtotaal', 'subtotale', 'ilíquido', 'iliquido', 'sin', 'senza', 'bez', 'brez',
 ]);
 
 /** true when a token is one of the words, or a compound that starts or ends with one of 5+ letters (Bruttosumme). */
@@ -153,7 +167,7 @@ export const TO_PAY_WORDS = new Set(['zahlen', 'payer', 'betalen', 'betala', 'be
 export const OTHER_DATE_WORDS = new Set([
   'due', 'delivery', 'order', 'ship', 'shipped', 'shipping', 'lieferdatum', 'liefer', 'fällig', 'fälligkeit', 'échéance',
   'echeance', 'expiry', 'expires', 'exp', 'valid', 'period', 'start', 'end', 'from', 'until', 'birth', 'service', 'leistungsdatum',
-  'zahlbar', 'payment', 'payable', 'printed', 'print', 'limite', 'paiement', 'échéance', 'lieferung', 'livraison', 'check',
+  'zahlbar', 'payment', 'payable', 'printed', 'print', 'limite', 'límite', 'paiement', 'échéance', 'lieferung', 'livraison', 'check',
   'vencimiento', 'vencimento', 'entrega', 'scadenza', 'consegna', 'vervaldatum', 'leverdatum', 'forfaldsdato', 'leveringsdato',
   'dispatch', 'dispatched', 'departure', 'arrival', 'posted', 'expiration', 'fälligkeit', 'bestelldatum', 'auftragsdatum',
   // A receipt's points or voucher expiry and its return-by date ("Points expire on 31-Dec-2025", "Returns by 05/02/2019").
@@ -190,15 +204,23 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     'számla', 'szamla', 'áfa', 'fizetési határidő', 'teljesítés', 'kdv', 'vade',
     // Latin America's electronic invoices: Mexico's CFDI with its folio and terms of payment.
     'folio', 'cfdi', 'comprobante', 'condiciones de pago', 'forma de pago', 'método de pago', 'metodo de pago',
+    // Chile's and other Latin American electronic invoices: factura electrónica, RUT, condición de venta, monto neto.
+    'factura electrónica', 'rut', 'condición de venta', 'monto neto',
     // The invoice, its VAT and its due date in Estonian, Latvian, Lithuanian, Slovak, Slovene, Croatian, Bulgarian, Greek,
     // Icelandic and Indonesian (not the Balkans' "račun", which tills print too).
     'arve', 'käibemaks', 'kaibemaks', 'maksetähtaeg', 'maksetahtaeg', 'rēķins', 'rekins', 'pvn', 'sąskaita', 'saskaita', 'pvm', 'faktúra',
     'splatnosti', 'rok plačila', 'rok placila', 'dospijeća', 'dospijeca', 'фактура', 'ддс', 'τιμολόγιο', 'τιμολογιο', 'φπα', 'reikningur',
     'vsk', 'gjalddagi', 'faktur', 'jatuh tempo',
+    // Croatian and Slovene VAT (PDV, DDV), the invoice's number and date, the buyer.
+    'pdv', 'ddv', 'broj računa', 'datum računa', 'številka računa', 'kupac', 'kupec',
     // Brazil's electronic invoices for goods and services (NF-e, NFS-e).
     'nota fiscal', 'nfs-e', 'nf-e', 'tomador', 'prestador',
     // Quebec's GST and QST (TPS, TVQ), French "bill to", payment terms and the order or delivery note a bill cites.
     'tps', 'tvq', 'facturer à', 'modalités de paiement', 'bon de commande', 'bon de livraison',
+    // A bill that names no invoice: a professional's fee note, a sum payable by a date to a bank's sort code.
+    'fee note', 'payable by', 'balance payable', 'amount payable', 'sort code',
+    // Dutch: "your bill", "to pay".
+    'uw rekening', 'te betalen',
   ],
   receipt: [
     'receipt', 'cash', 'change', 'tendered', 'thank you', 'thanks', 'cashier', 'till', 'store', 'visa', 'mastercard', 'debit',
@@ -238,6 +260,9 @@ export const DOCUMENT_TYPE_CUES: Record<string, string[]> = {
     'bon fiscal', 'numerar', 'касова бележка', 'kasova belezhka', 'в брой', 'v broy', 'kvittun', 'reiðufé', 'reidufe', 'til baka', 'takk fyrir',
     // Chile's and Peru's boleta, Brazil's consumer slips (cupom fiscal, NFC-e).
     'boleta', 'boleta electrónica', 'boleta de venta', 'cupom fiscal', 'nfc-e',
+    // Argentina's slip to the final consumer and its card voucher; Slovene and Croatian tills (paid, thanks; not their
+    // fiscal codes ZOI/EOR, ZKI/JIR, which a hotel's invoice paid by card prints too).
+    'consumidor final', 'cupón', 'cupon', 'plačano', 'placano', 'hvala',
   ],
   contract: ['agreement', 'contract', 'party', 'parties', 'hereby', 'terms', 'conditions', 'signature', 'signed', 'clause', 'vertrag', 'contrat'],
   letter: ['dear', 'sincerely', 'regards', 'yours', 'sehr geehrte', 'mit freundlichen', 'madame', 'monsieur', 'cordialement'],
@@ -261,6 +286,10 @@ export const CATCH_ALL_WORDS = new Set(['other', 'others', 'misc', 'miscellaneou
 export function tokenize(text: string): string[] {
   return text
     .toLowerCase()
+    // Accents as combining marks (a PDF's "e" + U+0301) join their letters, and Turkish İ lower-cased
+    // ("i" + U+0307, "NAKİT") keeps no dot: a mark left alone would split its word in two.
+    .normalize('NFC')
+    .replace(/\u0307/g, '')
     // "n." before a number, or ending a label, is the number sign of Italian and Spanish labels ("Fattura n. 45", "Fattura n.:").
     .replace(/n\.?°|n\.?º|(?<![\p{L}\p{N}])n\.(?=\s?:?\s?\d|\s?:?\s*$)/gu, ' n° ')
     .split(/[^\p{L}\p{N}#°№]+/u)

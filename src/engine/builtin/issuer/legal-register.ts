@@ -5,9 +5,9 @@
 import type { Line } from '../../layout/lines.js';
 import { cutAtLegalForm, hasLegalForm } from './legal-forms.js';
 
-/** Words that only a company's own legal mention carries (English, French, German, Spanish, Italian, Dutch, Nordic, Indian CIN; Austria's Firmenbuch number `FN 287441 h`, Switzerland's `CHE-112.348.901`). */
+/** Words that only a company's own legal mention carries (English, French, German, Spanish, Italian, Dutch, Belgian RPR/KBO, Polish KRS, Estonian registrikood, Nordic, Indian CIN; Austria's Firmenbuch number `FN 287441 h`, Switzerland's `CHE-112.348.901`). */
 const REGISTER_WORDS =
-  /(?:^|[\s,;:(·•|–—−-])(?:au\s+capital|capital\s+social|share\s+capital|capital\s+of|r\.?c\.?s\.?|registre\s+du\s+commerce|siège\s+social|registered\s+(?:office|in|address)|company\s+registered|amtsgericht|registergericht|handelsregister|sitz(?:\s+der\s+gesellschaft)?|hrb|hra|registro\s+mercantil|registro\s+(?:delle\s+)?imprese|kvk|cin|cap\.?\s*soc\.?|capitale\s+sociale|rea|org\.?\s*nr\.?|organisa(?:tion|sjon)snummer|foretaksregisteret|cvr(?:-?nr)?|y-tunnus|fn(?=\s*\d{4,6}\s?[a-z]\b)|che(?=-\d{3}\.\d{3}\.\d{3}))(?![\p{L}\p{N}])/iu;
+  /(?:^|[\s,;:(·•|–—−-])(?:au\s+capital|capital\s+social|share\s+capital|capital\s+of|r\.?c\.?s\.?|registre\s+du\s+commerce|siège\s+social|registered\s+(?:office|in|address)|company\s+registered|amtsgericht|registergericht|handelsregister|sitz(?:\s+der\s+gesellschaft)?|hrb|hra|registro\s+mercantil|registro\s+(?:delle\s+)?imprese|kvk|rpr|rpm|kbo|krs|registrikood|reg\.?\s*kood|cin|cap\.?\s*soc\.?|capitale\s+sociale|rea|org\.?\s*nr\.?|organisa(?:tion|sjon)snummer|foretaksregisteret|cvr(?:-?nr)?|y-tunnus|fn(?=\s*\d{4,6}\s?[a-z]\b)|che(?=-\d{3}\.\d{3}\.\d{3}))(?![\p{L}\p{N}])/iu;
 /** A name run on into its legal mention ("SAS Trois Ormes au capital de 10 000 €"): the name with its legal form. */
 export function withoutLegalMention(text: string): string {
   const at = REGISTER_WORDS.exec(text)?.index ?? 0;

@@ -4,10 +4,10 @@
 import type { Line } from '../../layout/lines.js';
 
 export const NOT_A_NAME =
-  /\b(tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|no\.?|nr\.?|gst|vat|reg|siret|siren|iban|swift|bic|kassenbon|beleg|table|cashier|kassa|kasa|blagajna|thank|thanks|merci|danke|vielen|welcome|visit|visite|scontrino|ricevuta|kvitto|kvittering|kassabon)\b|documento\s+commerciale|invoice|rechnung|facture|factura|fattura|fatura|factuur|faktura|receipt|quittung/i;
+  /\b(tax|page|seite|date|datum|tel|phone|fax|email|e-mail|www|http|no\.?|nr\.?|gst|vat|reg|siret|siren|iban|swift|bic|kassenbon|beleg|table|cashier|kassa|kasa|blagajna|thank|thanks|merci|danke|vielen|welcome|visit|visite|scontrino|ricevuta|kvitto|kvittering|kassabon)\b|documento\s+commerciale|invoice|rechnung|facture|factura|fattura|fatura|factuur|faktur|penjualan|receipt|quittung|фактура|счет|τιμολ/iu;
 /** Where an address ends: contact, tax and document lines (document words also glued by OCR: "TAXINVOICE"). */
 export const ADDRESS_STOP =
-  /\b(tel|tél|phone|ph|mob|mobile|hp|fax|e-?mail|www|http|gst|gstid|gstin|hst|pst|qst|fssai|cin|lic|vat|vatreg|tax|telp|tin|npwp|rfc|dič|ičo|reg|inh|inhaber|date|datum|cashier|table|document|documento|(?<!(?:cad|caddesi|sok|sokak|sk)\.?\s?)no\s*:|steuer\p{L}*|st\s?\.?\s?-?\s?nr|ust|ust-?id\p{L}*|uid|mwst|tva|siret|siren|iban|bic|nif|cif|nipc?|kvk|btw|p\.?\s?iva|c\.?\s?f|abn|org\.?\s?nr|cvr|cnpj|tlf|tlfn|telf|öffnungszeiten|offnungszeiten|opening\s+hours|open\s+daily|horaires?|horario|orari|openingstijden|öppettider|åbningstider|godziny\s+otwarcia|cliente?|customer|kunde|klant|bill\s+of\s+supply|quittung|ticket|beleg|kassenbon|tid\s*:|mid\s*:|mgr|puh|y-tunnus|kassa|myyjä|myyja|a\.?f\.?m|d\.?o\.?y|pos\s?\d+|v\.\s?d\.?\s*\d{6,}|vergi|vkn|mersis|kmkr|pvn|pvm|oib|ddv|cui|eik|kt|kennitala)(?![\p{L}\p{N}])|\bcashier|\b(?:store|st)\s*#\s*\d|@|(?<![\p{L}\p{N}])\+\d{2}|invoice|receipt|rechnung|facture|factura|fattura|fatura|factuur|faktura|recibo|ricevuta|scontrino|boleta|reçu|kvitto|kvittering|kuitti|nyugta/iu;
+  /\b(tel|tél|phone|ph|mob|mobile|hp|fax|e-?mail|www|http|gst|gstid|gstin|hst|pst|qst|fssai|cin|lic|vat|vatreg|tax|telp|tin|npwp|rfc|dič|ičo|reg|inh|inhaber|date|datum|cashier|table|document|documento|(?<!(?:cad|caddesi|sok|sokak|sk)\.?\s?)no\s*:|steuer\p{L}*|st\s?\.?\s?-?\s?nr|ust|ust-?id\p{L}*|uid|mwst|tva|siret|siren|iban|bic|nif|cif|nipc?|kvk|btw|p\.?\s?iva|c\.?\s?f|abn|org\.?\s?nr|cvr|cnpj|tlf|tlfn|telf|öffnungszeiten|offnungszeiten|opening\s+hours|open\s+daily|horaires?|horario|orari|openingstijden|öppettider|åbningstider|godziny\s+otwarcia|cliente?|customer|kunde|klant|bill\s+of\s+supply|quittung|ticket|beleg|kassenbon|tid\s*:|mid\s*:|mgr|puh|y-tunnus|kassa|myyjä|myyja|a\.?f\.?m|d\.?o\.?y|pos\s?\d+|v\.\s?d\.?\s*\d{6,}|vergi|vkn|mersis|kmkr|pvn|pvm|oib|ddv|cui|eik|kt|kennitala|iva)(?![\p{L}\p{N}])|\bcashier|\b(?:store|st)\s*#\s*\d|@|(?<![\p{L}\p{N}])\+\d{2}|invoice|receipt|rechnung|facture|factura|fattura|fatura|factuur|faktura|recibo|ricevuta|scontrino|boleta|reçu|kvitto|kvittering|kuitti|nyugta/iu;
 /** General street and area words of addresses (English, German, French, Malay, Spanish, Italian). */
 const STREET_WORDS =
   /(?<![\p{L}\p{N}])(street|road|avenue|ave|blvd|boulevard|lane|drive|suite|floor|flr|level|lot|unit|block|blk|building|bldg|plaza|highway|hwy|jalan|jln|jl|lorong|lrg|taman|tmn|kawasan|bandar|persiaran|soi|thanon|brgy|barangay|strasse|straße|strabe|str|weg|platz|allee|gasse|rue|chemin|route|autoroute|quai|via|viale|piazza|corso|strada|calle|avenida|avda|av|colonia|paseo|carrer|carretera|rua|praça|praca|calçada|calcada|travessa|largo|estrada|ul|ulica|aleja|ulice|náměstí|namesti|třída|trida|utca|út|tér|körút|cad|caddesi|sok|sokak|mah|mahallesi|bulvarı|bulvari|tänav|tanav|tn|maantee|mnt|plats|puiestee|iela|prospekts|bulvāris|bulvaris|gatvė|gatve|cesta|trg|strada|bulevardul|calea|bul)(?![\p{L}\p{N}])/iu;
@@ -49,7 +49,11 @@ export const addressLike = (text: string): boolean =>
   NUMBERLESS_STREET.test(text.trim()) ||
   // A road and its kilometre ("S.S. 16 Adriatica km 214", "Carretera N-340, km 12"), as Italy and Iberia give roadside addresses.
   /(?<![\p{L}\p{N}])km\.?\s?\d{1,4}(?:[.,]\d{1,3})?(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])S\.\s?[SP]\.\s?\d/iu.test(text) ||
-  /(?:^|\s)C\/\s?\p{Lu}/u.test(text);
+  /(?:^|\s)C\/\s?\p{Lu}/u.test(text) ||
+  // A post box ("PO Box 455", OCR's "P.0. BOX", "Postbus 1234", "B.P. 12", "Apartado 45", "Casilla 112").
+  /^\W*(?:p\.?\s?[o0]\.?\s?box|post\s?office\s+box|postbus|postfach|postboks|boîte\s+postale|b\.p\.|apartado|casilla|caixa\s+postal)\s*\d/iu.test(text) ||
+  // A floor of a building as Hong Kong, the Philippines and Singapore write it ("G/F Robinsons Place", "12/F"), or a street corner ("Pedro Gil cor. Adriatico St.").
+  /(?:^|\s)(?:[UL]?G|\d{1,2})\/F(?![\p{L}\p{N}])|\bcor\.\s+\p{Lu}/u.test(text);
 
 /**
  * A house number, then a street name ending in its street type ("4381 MARKET ST", "69 King William Rd"),

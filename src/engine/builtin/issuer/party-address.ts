@@ -100,6 +100,12 @@ const CLOCK_TIME = /(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?![\d:])/;
 /** A street and its labelled house number, as Turkey prints it ("Moda Cad. No: 45"): no "label: value" row. */
 const STREET_NUMBER_LABEL = /\b(?:cad|caddesi|sok|sokak|sk|bulvarı|bulvari)\.?\s+no\s*:/i;
 
+/**
+ * A word and a number of six digits or more in three groups or more, nothing else: a phone line under a label
+ * ("Bookings 13 22 77", "Hotline 1800 123 456"), not a town and its postcode ("Singapore 520088", "Lisboa 1100-053").
+ */
+const CONTACT_NUMBER = /^\W*\p{L}{3,}:?\s+(?=(?:[\s()+-]*\d){6})\(?\+?\d+\)?(?:[\s-]+\(?\d+\)?){2,}$/u;
+
 /** OCR read a row this unsurely (mean word confidence): it may be a misread address row. */
 const UNSURE_ROW = 70;
 
@@ -150,13 +156,13 @@ export function readAddress(rows: AddressRow[]): PartyAddress | null {
     // So does a count of an item ("2 X ADULT SINGLE") or a ticket's fare zone.
     // So does a company's name ("Operated by Kingsley Retail Services Ltd" under the shop's address), and
     // its registration number on a row of its own ("(JM0812345-T)" under the town).
-    if (ADDRESS_STOP.test(text) || REGISTRATION_LINE.test(text) || STORE_NUMBER.test(text) || companyRow(text) || TITLE_ROW.test(text) || findDates(text).length || PHONE.test(text) || (bareNumber(text) && !UNIT_NUMBER.test(text)) || EU_VAT_ID_ROW.test(text) || /\d[.,]\d{2}(?:\s[A-Z*]{1,2})?$/.test(text) || ITEM_COUNT.test(text)) break;
+    if (ADDRESS_STOP.test(text) || CONTACT_NUMBER.test(text) || REGISTRATION_LINE.test(text) || STORE_NUMBER.test(text) || companyRow(text) || TITLE_ROW.test(text) || findDates(text).length || PHONE.test(text) || (bareNumber(text) && !UNIT_NUMBER.test(text)) || EU_VAT_ID_ROW.test(text) || /\d[.,]\d{2}(?:\s[A-Z*]{1,2})?$/.test(text) || ITEM_COUNT.test(text)) break;
     // A registration number run into the first address line ("789117-W NO.53 ...") is not address;
     // five digits alone are a postcode ("40150 SHAH ALAM").
     used.push(row);
     const printed = out.length === 0 ? text.replace(/^(?:[A-Z]*\d{6,}-?[A-Z]?\W?|[A-Z]*\d{5}-[A-Z]\W?|\W*\d*-[A-Z]\b\W?|(?:company|co)\.?\s*(?:reg\.?\s*)?no\W*\s*[\w-]*\d[\w-]*)\s+/i, '') : text;
     // A VAT id printed after the town on the same row ("1200 Wien ATU57991999") is not address.
-    out.push(printed.replace(EU_VAT_ID_AT_END, ''));
+    out.push(printed.replace(EU_VAT_ID_AT_END, '').replace(/\bP\.\s?0\.(?=\s*box\b)/i, 'P.O.'));
     if (out.length >= 5 || last) break;
   }
   if (out.length === 0) return null;

@@ -67,6 +67,10 @@ const CUES: Record<Party, string[]> = {
     'verkoper', 'leverancier', 'sprzedawca', 'myyjä', 'säljare', 'leverandør', 'dodavatel', 'dodávateľ', 'furnizor', 'eladó', 'verkauft von', 'vendu par', 'remit to',
     // Brazil's NFS-e: the provider of the services (prestador) and its taker (tomador).
     'prestador', 'prestador de serviços', 'prestador dos serviços',
+    // Baltic, Croatian, Slovene, Bulgarian, Turkish, Indonesian, Nordic, Czech/Slovak, Polish and Hungarian sellers and suppliers.
+    'pardavėjas', 'pardavejas', 'tiekėjas', 'tiekejas', 'pārdevējs', 'pardevejs', 'piegādātājs', 'piegadatajs', 'müüja', 'muuja', 'tarnija',
+    'dobavljač', 'dobavljac', 'prodavatelj', 'izdavatelj', 'dobavitelj', 'prodajalec', 'izdajatelj', 'доставчик', 'продавач', 'satıcı', 'satici',
+    'penjual', 'leverantör', 'toimittaja', 'sælger', 'saelger', 'selger', 'fornecedor', 'prodávající', 'predávajúci', 'dostawca', 'szállító',
   ],
   buyer: [
     'bill to', 'billed to', 'billing address', 'invoice to', 'invoiced to', 'sold to', 'customer', 'client', 'buyer', 'purchaser',
@@ -75,6 +79,8 @@ const CUES: Record<Party, string[]> = {
     'committente', 'koper', 'klant', 'odběratel', 'odberateľ', 'cumpărător', 'beneficiar', 'vevő', 'factuur aan', 'spett.le', 'destinatario', 'kund', 'asiakas', 'nabywca', 'faktureres til',
     'fakturamottaker', 'fakturaadress', 'facturar a', 'facturado a', 'faturar a', 'faturado a', 'fatturare a', 'fatturato a', 'tomador',
     'tomador de serviços', 'tomador dos serviços',
+    'pirkėjas', 'pirkejas', 'gavėjas', 'pircējs', 'pircejs', 'ostja', 'kupac', 'kupec', 'получател', 'купувач', 'alıcı', 'alici', 'pembeli',
+    'køber', 'kjøper', 'köpare', 'ostaja', 'kupující', 'kupujúci', 'odbiorca',
     // Labels of the buyer's name: a subscriber or guest is who is billed. Not "account holder" (Kontoinhaber,
     // titulaire): in the bank details it names the seller's account.
     'customer name', 'client name', 'subscriber', 'guest name', 'kundenname', 'nom du client', "nom de l'abonné", 'abonné', 'nombre del cliente',

@@ -5,6 +5,7 @@
 import type { Line, Phrase } from '../../layout/lines.js';
 import { isMark, readByOcr } from '../../layout/lines.js';
 import type { Candidate } from '../label-candidates.js';
+import { tokenize } from '../vocabulary.js';
 import { addressedPerson, ATTENTION, cleanName, cuedCandidates, givenNameAlone, issuerCandidates, joinNameAbove, joinNameBelow, nameEvidence, recipientWindow, senderLineAddress, type NameCandidate } from '../letterhead.js';
 import { cutAtLegalForm, hasLegalForm, withoutLegalForm } from './legal-forms.js';
 import { restoreSpacing } from './ocr-repair.js';
@@ -53,6 +54,10 @@ function best(cands: NameCandidate[]): { top: NameCandidate; margin: number } | 
   return { top: { ...top, score: first.score }, margin: rival ? first.score - rival.score : Math.max(0, first.score) };
 }
 
+/** The label's own phrase holds a number of four digits or more: an id beside the label, its value. */
+const idBeside = (c: Candidate): boolean =>
+  c.labelLine.phrases.some((p) => /\d{4}/.test(p.text) && tokenize(p.text).includes(c.labelTokens[0] ?? ''));
+
 /**
  * Values printed after the field's own label words ("Vendor: ACME Ltd"), as names: a value that does not
  * read as a name (a document title under a word that merely starts with "shop") drops out.
@@ -61,8 +66,8 @@ function labelledNames(lines: Line[], labelled: Candidate[]): NameCandidate[] {
   const out: NameCandidate[] = [];
   for (const c of labelled) {
     if (c.value.kind !== 'text') continue;
-    // A label with its value beside it ("Vendeur: Paul", a terminal's "Merchant 1209445") does not label the line under it too.
-    if (c.source === 'below' && labelled.some((o) => o.labelLine === c.labelLine && (o.source === 'inline' || o.source === 'right'))) continue;
+    // A label with its value beside it ("Vendeur: Paul", a terminal's "Merchant : 000144782") does not label the line under it too.
+    if (c.source === 'below' && (labelled.some((o) => o.labelLine === c.labelLine && (o.source === 'inline' || o.source === 'right')) || idBeside(c))) continue;
     // "FROM Sunshine Coast Apt" on a taxi's or a ticket's receipt names where the trip began: "from" names a
     // party only with its colon, as a cue.
     // Nor is "From: Sydney Airport T1" over "To: …" on a ride's receipt.
@@ -149,13 +154,16 @@ function partyName(lines: Line[], ask: PartyAsk, labelled: Candidate[]): { name:
     // Printed apart from it: a legal line right under a brand is legalLineUnder's.
     // Not one under the seller's cue ("Dodávateľ:" / "TECHNOSERVIS Žilina, s.r.o."): that one answers for the seller itself.
     cands.some((d) => Math.abs(d.line.index - c.line.index) > 2 && hasLegalForm(d.text) && !cands.some((e) => e.cued && fold(e.text) === fold(d.text)) && fold(d.text).startsWith(fold(c.text)));
+  // A name in the address window under a sender line is the addressee's, whatever stands beside it.
+  const window = recipientWindow(first);
+  const addressee = (c: NameCandidate) => c.line.phrases.some((p) => window.includes(p) && p.x0 < c.x1 && p.x1 > c.x0);
   const scored = cands.map((c) =>
-    buyerNames.has(fold(c.text)) ? { ...c, score: c.score - 0.9 } : repeated(c) || legalElsewhere(c) ? { ...c, score: c.score + 0.3 } : c,
+    buyerNames.has(fold(c.text)) || addressee(c) ? { ...c, score: c.score - 0.9 } : repeated(c) || legalElsewhere(c) ? { ...c, score: c.score + 0.3 } : c,
   );
   const b = best(scored);
   // The legal name under a brand is not one that takes in the buyer's block beside it.
   const clear = scored.filter((c) => !c.line.phrases.some((p) => buyerZone.has(p) && p.x0 < c.x1 && p.x1 > c.x0));
-  return b && { name: tradingAs(lines, wholeNameElsewhere(lines, joinNameBelow(lines, joinNameAbove(lines, legalLineUnder(b.top, clear))), scored)), margin: b.margin };
+  return b && { name: tradingAs(lines, wholeNameElsewhere(lines, joinNameBelow(lines, joinNameAbove(lines, legalLineUnder(lines, b.top, clear))), scored)), margin: b.margin };
 }
 
 /** "Thomas Briggs t/a Briggs Joinery" (also as OCR reads it, "ta"): who trades under the name. */
@@ -250,10 +258,10 @@ function letterheadAddress(lines: Line[], name: NameCandidate): PartyAddress | n
 
 /**
  * A brand over the legal name ("THE LUMEN" over "Lumen Hospitality Pte Ltd", "MARCHE DES HALLES" over
- * "SAS Halles Distribution"): a name without a legal form whose next line or the one after is a name
+ * "SAS Halles Distribution"): a name without a legal form whose next line in its column, or the one after, is a name
  * with one gives that legal name.
  */
-function legalLineUnder(top: NameCandidate, cands: NameCandidate[]): NameCandidate {
+function legalLineUnder(lines: Line[], top: NameCandidate, cands: NameCandidate[]): NameCandidate {
   // "& Co." ends trading names too ("PAGES & CO." over "Pages and Company Pty Ltd").
   if (hasLegalForm(top.text) && !/&\s?co\.?$/i.test(top.text.trim())) return top;
   // The legal line shares a word with the brand, or stands right under it, aligned: the buyer's name
@@ -262,13 +270,18 @@ function legalLineUnder(top: NameCandidate, cands: NameCandidate[]): NameCandida
     (c) =>
       c.line.page === top.line.page &&
       c.line.index > top.line.index &&
-      c.line.index <= top.line.index + 2 &&
+      // Right under it in its column: at most one line between (a logo's second line), whatever stands in the column beside.
+      lines.filter((l) => l.page === c.line.page && l.index > top.line.index && l.index < c.line.index && l.phrases.some((p) => p.x0 < c.x1 && p.x1 > c.x0)).length <= 1 &&
+      c.line.y0 - top.line.y1 < 4 * top.line.height &&
       c.score > 0 &&
       hasLegalForm(c.text) &&
       // In the brand's column: a logo's second line beside a sender block shares its words but is no legal line of it.
       c.x0 < top.x1 &&
       c.x1 > top.x0 &&
-      (sharesWord(c.text, top.text) || (c.line.index === top.line.index + 1 && Math.abs(c.x0 - top.x0) < 2 * top.line.height)),
+      (sharesWord(c.text, top.text) ||
+        (c.line.index === top.line.index + 1 && Math.abs(c.x0 - top.x0) < 2 * top.line.height) ||
+        // Or with the logo's second line between them ("TAXI" / "LJUBLJANICA" / "Ljubljanica prevozi d.o.o.").
+        cands.some((m) => m.line.index > top.line.index && m.line.index < c.line.index && !hasLegalForm(m.text) && sharesWord(c.text, m.text))),
   );
   const legal = under.length ? under.reduce((a, b) => (b.score > a.score ? b : a)) : null;
   // A brand in the letterhead ("HOTEL BELLAVISTA FIRENZE") whose legal mention in the footer names the

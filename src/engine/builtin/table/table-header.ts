@@ -72,9 +72,9 @@ export function matchHeader(line: Line, last: Line, subs: TableSub[]): Header | 
         const next = samePhrase(b, b + 1) ? tokens[b + 1] : [];
         const stacked = line === last ? [] : words.flatMap((w, j) => (upper.has(w) !== upper.has(words[a]) && w.x0 < words[b].x1 && w.x1 > words[a].x0 ? tokens[j] : []));
         const codes = s.role === 'description' && [...acc, ...next, ...stacked].some(isCodeWord) ? 0.3 : 0;
-        // "Desc. %" heads a discount: the abbreviation is not the description's ("Descrição ... Desc. %").
         // "Artikel | Bezeichnung", "Item | Description": the word that names the text wins over the one that may name a code.
         const generic = s.role === 'description' && acc.every((t) => ITEM_WORDS.has(t)) ? 0.05 : 0;
+        // "Desc. %" heads a discount: the abbreviation is not the description's ("Descrição ... Desc. %").
         const discount = s.role === 'description' && acc.includes('desc') && /%/.test(words[b + 1]?.text ?? words[b].text) ? 0.3 : 0;
         // A word without letters adds nothing to a span's match ("Desc. %" is no better a header than "Desc.").
         if (b > a && tokens[b].length === 0) continue;

@@ -16,6 +16,7 @@ const CHARGE_WORDS = new Set([
   'descuento', 'desconto', 'sconto', 'korting', 'rabat', 'alennus', 'zzgl', 'zuzüglich',
   'transportkosten', 'vrachtkosten', 'leveringskosten', 'frachtkosten', 'lieferkosten', 'fraktkostnad',
 ]);
+const TRANSPORT_WORDS = new Set(['transport', 'transporte', 'trasporto', 'transportation']);
 const TOTAL_COMPOUNDS = new Set(['summe', 'gesamt', 'betrag', 'total', 'steuer', 'zahlung']);
 
 /** One letter misread by OCR ("Totai", "Tota1" after digits are cut): still the word total. */
@@ -46,7 +47,11 @@ export function isTotalsLine(line: Line): boolean {
   // A charge word just before the amount: a footer run into the totals block's label ("… Account Carriage
   // | 15.00"). Not a tax or total word there: an item may end "(no VAT)" or "bus fare".
   const last = before.slice(4).slice(-2);
+  // Transport as the totals block's own label, beside another block ("Bank details … | Transport to Kerugoya | KES 12,000.00"):
+  // an item row may start with the word too ("TR-BAQ Transporte terrestre … 9 viaje 2.150.000,00 19.350.000,00").
+  const transport = amountAt >= 2 && TRANSPORT_WORDS.has(before[0] ?? '');
   return (
+    transport ||
     last.some((t) => CHARGE_WORDS.has(t)) ||
     tokens.some((t) => TOTAL_TERMS.has(t) || PARTIAL_TOTAL_WORDS.has(t) || TAX_WORDS.has(t) || CHARGE_WORDS.has(t) || /^(sub)?total/.test(t) || looksLikeTotal(t)) ||
     hasWord(tokens, TOTAL_COMPOUNDS) ||
