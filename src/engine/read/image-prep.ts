@@ -96,6 +96,19 @@ export async function turnImage(image: PreparedImage, degrees: 90 | 180 | 270): 
 
 const grayOf = (g: { gray: Uint8Array; width: number; height: number }) => ({ gray: g.gray, grayWidth: g.width, grayHeight: g.height });
 
+/** The image at half its size in each direction (a quick look at a page turned, before reading it whole). */
+export async function halfImage(image: PreparedImage): Promise<PreparedImage> {
+  const width = Math.max(1, Math.round(image.grayWidth / 2));
+  const height = Math.max(1, Math.round(image.grayHeight / 2));
+  const { data, info } = await sharp(image.gray, { raw: { width: image.grayWidth, height: image.grayHeight, channels: 1 } })
+    .resize(width, height)
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const gray = info.channels === 1 ? new Uint8Array(data.buffer, data.byteOffset, data.length) : firstChannel(data, info.channels);
+  return { ...image, gray, grayWidth: info.width, grayHeight: info.height, scale: image.scale * (info.width / image.grayWidth) };
+}
+
 /** Below this luminance a coloured pixel is taken as ink (orange print is ~165, yellow highlighter ~225). */
 const INK_LUMINANCE = 200;
 /** inkDarkGray holds the image as RGB for a moment: up to ~110 MB (A4 at 600 dpi); larger ones are greyed as usual. */

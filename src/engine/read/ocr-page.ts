@@ -1,12 +1,14 @@
 // OCR of one page image into a PageText in points (72 dpi), so interpreters treat scans and
 // text-layer PDFs alike.
 import type { PageText, Word } from '../types.js';
-import { turnImage, type PreparedImage } from './image-prep.js';
+import { halfImage, turnImage, type PreparedImage } from './image-prep.js';
 import { endIdleOcrWorkers, recognize, type OcrWord } from './ocr.js';
 import { readsUpright, readTurned, type PageReading } from './page-turn.js';
 import { recognizePhoto } from './ppocr.js';
 import { endIdlePpocr } from './reader-pools.js';
 
+/** Resolution from which a page's turns are tried at half size first (rendered PDF pages come at 300 dpi). */
+const PROBE_MIN_DPI = 250;
 /** Median OCR word-box height that an image of unknown resolution is scaled to: ~10 pt text. */
 const TYPICAL_WORD_HEIGHT_PT = 8;
 
@@ -31,7 +33,9 @@ export async function ocrPage(
         recognizePhoto({ gray: img.gray.slice(), width: img.grayWidth, height: img.grayHeight })
       : recognize({ gray: img.gray, width: img.grayWidth, height: img.grayHeight }, pageSize && dpi ? dpi * img.scale : undefined);
   let reading: PageReading = { words: await read(image), image, turned: 0 };
-  if (!readsUpright(reading.words, image.engine)) reading = await readTurned(reading, read, turnImage);
+  // A page rendered or scanned at 250 dpi or more still reads at half that: the turns are tried on a half-size copy first.
+  const fine = image.engine === 'tesseract' && !!pageSize && !!dpi && dpi * image.scale >= PROBE_MIN_DPI;
+  if (!readsUpright(reading.words, image.engine)) reading = await readTurned(reading, read, turnImage, fine ? halfImage : undefined);
   const words = reading.words;
   image = reading.image;
   if (pageSize && reading.turned % 180 !== 0) pageSize = { width: pageSize.height, height: pageSize.width };
